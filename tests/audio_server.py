@@ -1,0 +1,162 @@
+"""A private PulseAudio server that gives tests real audio devices on a machine with no sound card.
+
+It has a null sink (the speaker; its monitor records what was played) and a pipe source (the
+microphone, fed from a FIFO in real time). PortAudio reaches it through ALSA's pulse plugin, so
+PyAudio sees ordinary devices. Processes started by the tests inherit ``PULSE_SERVER``.
+
+Used by the ``audio_server`` fixture in ``conftest.py`` and by the benchmarks.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import tempfile
+import threading
+import time
+import wave
+from dataclasses import dataclass, field
+from pathlib import Path
+
+__all__ = ["AudioServer", "start_audio_server", "audio_server_available", "MIC_RATE"]
+
+MIC_RATE = 16000
+_CHUNK_SECONDS = 0.02
+
+
+def audio_server_available() -> str | None:
+    """``None`` if the server can start here, else what is missing."""
+    for tool in ("pulseaudio", "pactl", "parec"):
+        if shutil.which(tool) is None:
+            return f"{tool} is not installed (scripts/dev setup installs it)"
+    return None
+
+
+@dataclass
+class AudioServer:
+    """A running private PulseAudio server, its speaker and its microphone."""
+
+    runtime: Path
+    fifo: Path
+    env: dict[str, str]
+    _feeder: threading.Thread | None = None
+    _queue: list[bytes] = field(default_factory=list)
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+    _stop: threading.Event = field(default_factory=threading.Event)
+
+    @property
+    def server(self) -> str:
+        return self.env["PULSE_SERVER"]
+
+    # ----- the microphone ---------------------------------------------------------------------
+
+    def start_microphone(self) -> None:
+        """Keep the FIFO fed in real time: queued speech, silence in between (the source stalls
+        when nobody writes)."""
+        if self._feeder is not None:
+            return
+        self._stop.clear()
+        self._feeder = threading.Thread(target=self._feed, name="virtual-mic", daemon=True)
+        self._feeder.start()
+
+    def say_into_microphone(self, pcm16_mono_16k: bytes) -> float:
+        """Queue audio for the microphone; returns the time (monotonic) its last sample will play."""
+        with self._lock:
+            pending = sum(len(chunk) for chunk in self._queue)
+            self._queue.append(pcm16_mono_16k)
+        return time.monotonic() + (pending + len(pcm16_mono_16k)) / (2 * MIC_RATE)
+
+    def microphone_idle(self) -> bool:
+        with self._lock:
+            return not self._queue
+
+    def _feed(self) -> None:
+        chunk_bytes = int(MIC_RATE * _CHUNK_SECONDS) * 2
+        silence = b"\0" * chunk_bytes
+        with open(self.fifo, "wb", buffering=0) as pipe:
+            next_time = time.monotonic()
+            while not self._stop.is_set():
+                with self._lock:
+                    if self._queue:
+                        head = self._queue[0]
+                        chunk, rest = head[:chunk_bytes], head[chunk_bytes:]
+                        if rest:
+                            self._queue[0] = rest
+                        else:
+                            self._queue.pop(0)
+                        chunk = chunk.ljust(chunk_bytes, b"\0")
+                    else:
+                        chunk = silence
+                try:
+                    pipe.write(chunk)
+                except BrokenPipeError:
+                    return
+                next_time += _CHUNK_SECONDS
+                delay = next_time - time.monotonic()
+                if delay > 0:
+                    time.sleep(delay)
+                else:
+                    next_time = time.monotonic()
+
+    # ----- the speaker ------------------------------------------------------------------------
+
+    def record_speaker(self, path: Path, rate: int = 16000) -> subprocess.Popen[bytes]:
+        """Start recording the speaker's monitor to a WAV file; stop with ``terminate()``."""
+        return subprocess.Popen(
+            ["parec", "-d", "spk.monitor", f"--rate={rate}", "--channels=1",
+             "--format=s16le", "--file-format=wav", str(path)],
+            env=self.env,
+        )
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._feeder is not None:
+            self._feeder.join(timeout=2)
+            self._feeder = None
+        subprocess.run(["pulseaudio", "--kill"], env=self.env, check=False,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        shutil.rmtree(self.runtime, ignore_errors=True)
+
+
+def start_audio_server() -> AudioServer:
+    """Start a private server with ``spk`` (null sink) and ``vmic`` (pipe source) as defaults."""
+    runtime = Path(tempfile.mkdtemp(prefix="voice-rang-pulse-"))
+    env = dict(os.environ)
+    env.update(
+        XDG_RUNTIME_DIR=str(runtime),
+        PULSE_RUNTIME_PATH=str(runtime / "pulse"),
+        PULSE_STATE_PATH=str(runtime / "state"),
+        PULSE_SERVER=f"unix:{runtime}/pulse/native",
+        HOME=os.environ.get("HOME", str(runtime)),
+    )
+    env.pop("PULSE_SINK", None)
+    env.pop("PULSE_SOURCE", None)
+    subprocess.run(
+        ["pulseaudio", "-D", "--exit-idle-time=-1", "-n", "--disallow-exit", "--log-target=stderr",
+         "--load=module-native-protocol-unix", "--daemonize=yes"],
+        env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+    deadline = time.monotonic() + 10
+    while subprocess.run(["pactl", "info"], env=env, capture_output=True).returncode != 0:
+        if time.monotonic() > deadline:
+            raise RuntimeError("the PulseAudio test server did not start")
+        time.sleep(0.05)
+    fifo = runtime / "mic.fifo"
+    for args in (
+        ["load-module", "module-null-sink", "sink_name=spk"],
+        ["load-module", "module-pipe-source", "source_name=vmic", f"file={fifo}",
+         "format=s16le", f"rate={MIC_RATE}", "channels=1"],
+        ["set-default-sink", "spk"],
+        ["set-default-source", "vmic"],
+    ):
+        subprocess.run(["pactl", *args], env=env, check=True, capture_output=True)
+    server = AudioServer(runtime=runtime, fifo=fifo, env=env)
+    server.start_microphone()
+    return server
+
+
+def read_wav_mono(path: Path) -> tuple[bytes, int]:
+    """PCM16 frames and rate of a mono 16-bit WAV file."""
+    with wave.open(str(path), "rb") as wav:
+        return wav.readframes(wav.getnframes()), wav.getframerate()

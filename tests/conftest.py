@@ -1,0 +1,38 @@
+"""Shared fixtures: the private PulseAudio server that stands in for a sound card."""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from audio_server import AudioServer, audio_server_available, start_audio_server  # noqa: E402
+
+
+@pytest.fixture(scope="session")
+def audio_server() -> Iterator[AudioServer]:
+    """A PulseAudio server with a null-sink speaker and a FIFO microphone, for the whole session.
+
+    The environment of this process points at it too (``PULSE_SERVER``), so PyAudio in the tests
+    and every ``voice-rang`` started by them see its devices.
+    """
+    missing = audio_server_available()
+    if missing:
+        pytest.fail(f"the audio tests need PulseAudio: {missing}")
+    server = start_audio_server()
+    saved = {key: os.environ.get(key) for key in server.env}
+    os.environ.update(server.env)
+    try:
+        yield server
+    finally:
+        for key, value in saved.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
+        server.stop()

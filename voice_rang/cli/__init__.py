@@ -1,0 +1,70 @@
+"""``voice-rang``: the front door. Each sub-command lives in a module of its own.
+
+Bad input never ends in a traceback: argparse errors and :class:`UsageError`
+become one line on stderr naming what is wrong and what to do, with exit code 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+from typing import NoReturn
+
+__all__ = ["main", "UsageError", "OneLineParser"]
+
+SUBCOMMANDS = {
+    "play": "Play a game by keyboard, voice or screen reader.",
+    "demo": "Press play: a short game that stops on every move and explains it.",
+    "simulate": "Play many games quickly and summarise their length and winners.",
+    "recognize": "Decode WAV recordings with the same recogniser as live play.",
+    "doctor": "Check speech output, voices and audio devices, and say how to fix what is missing.",
+}
+
+
+class UsageError(Exception):
+    """Bad input from the person at the command line: said in one line, exit code 2."""
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """An argparse parser whose errors are one line, not a usage block."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
+
+
+def build_parser() -> OneLineParser:
+    parser = OneLineParser(
+        prog="voice-rang",
+        description="Rang Milanti, the Bengali card game, played by voice, keys or screen reader.",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=OneLineParser)
+    for name, summary in SUBCOMMANDS.items():
+        module = importlib.import_module(f"voice_rang.cli.{name}")
+        command = sub.add_parser(name, help=summary, description=summary)
+        module.add_arguments(command)
+        command.set_defaults(run=module.run)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "run", None):
+        parser.print_help()
+        return 2
+    try:
+        return int(args.run(args))
+    except UsageError as error:
+        print(f"voice-rang {args.command}: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("Stopped.", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

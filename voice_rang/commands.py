@@ -1,0 +1,89 @@
+"""Command ids and the words for them, shared by the keyboard and the voice.
+
+Every source of input (a key, a typed line, a recognised utterance, a computer
+seat, the auto-reveal timer) ends up as one :class:`Command` id. The phrases come
+from ``prompts/<lang>.toml`` so that typing and speaking accept the same words.
+
+>>> commands = CommandSet.load("en")
+>>> commands.parse("Auto-reveal ON")
+'auto-reveal on'
+>>> commands.parse("dance") is None
+True
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .prompts import load_prompts
+
+__all__ = ["CommandSet", "normalize", "COMMAND_IDS"]
+
+COMMAND_IDS = (
+    "turn",
+    "auto-reveal on",
+    "auto-reveal off",
+    "repeat",
+    "status",
+    "help",
+    "history back",
+    "history forward",
+    "quit",
+    "yes",
+    "no",
+    "new game",
+    "faster",
+    "slower",
+    "verbosity brief",
+    "verbosity normal",
+    "verbosity full",
+    "stop",
+)
+"""Every command the table understands; keys may also map to ``auto-reveal toggle`` and
+``verbosity cycle``, which the table resolves against the current setting."""
+
+_NOT_WORD = re.compile(r"[^\w']+")
+
+
+def normalize(text: str) -> str:
+    """Lower-case words separated by single spaces: hyphens and punctuation dropped.
+
+    >>> normalize("  Auto-Reveal, on! ")
+    'auto reveal on'
+    """
+    return " ".join(_NOT_WORD.sub(" ", text.lower()).split())
+
+
+@dataclass(frozen=True)
+class CommandSet:
+    """The phrases of one language, indexed both ways."""
+
+    phrases: dict[str, list[str]]
+    keys: dict[str, str]
+
+    @classmethod
+    def load(cls, language: str = "en") -> CommandSet:
+        prompts = load_prompts(language)
+        return cls(phrases=prompts.commands, keys=prompts.keys)
+
+    def __post_init__(self) -> None:
+        lookup: dict[str, str] = {}
+        for command, phrases in self.phrases.items():
+            lookup[normalize(command)] = command
+            for phrase in phrases:
+                lookup[normalize(phrase)] = command
+        object.__setattr__(self, "_lookup", lookup)
+
+    def parse(self, text: str) -> str | None:
+        """The command a typed or recognised line means, or ``None``."""
+        lookup: dict[str, str] = getattr(self, "_lookup")  # noqa: B009
+        return lookup.get(normalize(text))
+
+    def suggestion(self, command: str) -> str:
+        """The phrase to suggest for a command (its first)."""
+        return self.phrases[command][0]
+
+    def all_phrases(self) -> dict[str, str]:
+        """Every accepted phrase (normalised) mapped to its command id."""
+        return dict(getattr(self, "_lookup"))  # noqa: B009

@@ -1,0 +1,79 @@
+"""Load the words of one language from ``prompts/<lang>.toml``: data, not code.
+
+Everything the program says (``[messages]``), every phrase it accepts
+(``[commands]``) and every key it maps (``[keys]``) lives there, so a new
+language is a new file and nothing else.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - Python 3.10
+    import tomli as tomllib
+
+__all__ = ["Prompts", "PromptsError", "load_prompts", "prompts_dir", "available_languages"]
+
+
+class PromptsError(ValueError):
+    """A prompts file that is missing or malformed."""
+
+
+def prompts_dir() -> Path:
+    """Where prompts files live: ``$VOICE_RANG_PROMPTS`` or the project's ``prompts/``."""
+    override = os.environ.get("VOICE_RANG_PROMPTS")
+    if override:
+        return Path(override)
+    return Path(__file__).resolve().parent.parent / "prompts"
+
+
+def available_languages(directory: Path | None = None) -> list[str]:
+    """Language codes that have a prompts file."""
+    folder = directory or prompts_dir()
+    return sorted(path.stem for path in folder.glob("*.toml"))
+
+
+@dataclass(frozen=True)
+class Prompts:
+    """One language's words: message templates, command phrases, keys."""
+
+    language: str
+    messages: dict[str, Any]
+    commands: dict[str, list[str]]
+    keys: dict[str, str]
+
+
+@lru_cache(maxsize=None)
+def load_prompts(language: str = "en", directory: Path | None = None) -> Prompts:
+    """Read and check ``<language>.toml``.
+
+    >>> load_prompts("en").commands["turn"][0]
+    'turn'
+    """
+    path = (directory or prompts_dir()) / f"{language}.toml"
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        known = ", ".join(available_languages(directory)) or "none"
+        raise PromptsError(f"no prompts for language {language!r} (known: {known})") from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
+        raise PromptsError(f"{path.name} is not valid TOML: {error}") from None
+    commands = data.get("commands", {})
+    if not isinstance(commands, dict) or not all(
+        isinstance(phrases, list) and phrases and all(isinstance(p, str) for p in phrases)
+        for phrases in commands.values()
+    ):
+        raise PromptsError(f"{path.name}: [commands] maps each command to a list of phrases")
+    return Prompts(
+        language=language,
+        messages=dict(data.get("messages", {})),
+        commands={key: list(value) for key, value in commands.items()},
+        keys=dict(data.get("keys", {})),
+    )
