@@ -12,7 +12,7 @@ import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
-__all__ = ["main", "UsageError", "OneLineParser"]
+__all__ = ["OneLineParser", "UsageError", "main"]
 
 SUBCOMMANDS = {
     "play": "Play a game by keyboard, voice or screen reader.",

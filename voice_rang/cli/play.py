@@ -1,15 +1,183 @@
-"""``voice-rang play``."""
+"""``voice-rang play``: a whole game by keyboard, voice or screen reader."""
 
 from __future__ import annotations
 
 import argparse
+import os
+import queue
+import sys
+from contextlib import ExitStack
+from random import Random
+from typing import Any
 
+from ..commands import CommandSet
+from ..engine import MAX_SEATS, MIN_SEATS, DeckError, Game, parse_deck
+from ..engine.game import DEFAULT_CAP
+from ..keyboard import KeyReader, LineReader, terminal_keys
+from ..narration import VERBOSITIES, Narrator
+from ..prompts import PromptsError, load_prompts
+from ..table import SeatKind, Table
+from ..table.loop import BARGE_IN, INPUT_ENDED, LogFile, TableOutputs, run_table
 from . import UsageError
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    del parser
+    parser.add_argument("--seats", type=int, default=2, help="seats at the table, 2 to 6 (default 2)")
+    parser.add_argument("--people", type=int, default=1,
+                        help="people taking turns at this device (default 1; the other seats are computers)")
+    parser.add_argument("--beat", type=float, default=1.0,
+                        help="seconds before a computer or auto-reveal card turns (default 1; 0 allowed)")
+    parser.add_argument("--seed", type=int, help="make the shuffle reproducible")
+    parser.add_argument("--deck", help="an explicit deck order: 52 card codes like 10H,QD,7C (top first)")
+    parser.add_argument("--cap", type=int, default=DEFAULT_CAP, help=argparse.SUPPRESS)
+    parser.add_argument("--log", metavar="PATH", help="write the game's event log (JSON Lines) here")
+    add_output_arguments(parser)
+    parser.add_argument("--no-listen", action="store_true", help="do not listen to the microphone")
+    parser.add_argument("--listen", action="store_true",
+                        help="listen to the microphone even with --text (keep your screen reader off the mic)")
+    parser.add_argument("--mic", help="microphone name or index (default: the system's default input)")
+
+
+def add_output_arguments(parser: argparse.ArgumentParser) -> None:
+    """Output options shared by play and demo."""
+    parser.add_argument("--text", action="store_true",
+                        help="print only, no speech: for your own screen reader")
+    parser.add_argument("--voice", help="speech voice name (see voice-rang doctor)")
+    parser.add_argument("--rate", type=int, help="speech rate in words per minute")
+    parser.add_argument("--volume", type=float, help="speech volume from 0.0 to 1.0")
+    parser.add_argument("--verbosity", choices=VERBOSITIES, default="normal",
+                        help="brief (experts), normal, or full (adds every count)")
+    parser.add_argument("--lang", default=os.environ.get("VOICE_RANG_LANG", "en"),
+                        help="language of the prompts file (default en)")
+
+
+def check_output_arguments(args: argparse.Namespace) -> None:
+    if args.rate is not None and not 50 <= args.rate <= 500:
+        raise UsageError(f"--rate must be 50 to 500 words a minute, not {args.rate}")
+    if args.volume is not None and not 0.0 <= args.volume <= 1.0:
+        raise UsageError(f"--volume must be 0.0 to 1.0, not {args.volume}")
+    try:
+        load_prompts(args.lang)
+    except PromptsError as error:
+        raise UsageError(str(error)) from None
+
+
+def open_speech(args: argparse.Namespace, outputs: TableOutputs, narrator: Narrator) -> Any:
+    """Speech output unless ``--text``; when it can't start, one line says why and play goes on."""
+    if args.text:
+        return None
+    try:
+        from ..speech import SpeechOutput, SpeechUnavailable
+    except ImportError as error:  # pragma: no cover - broken installation
+        outputs.say(narrator.say("answer", "speech_off", reason=f"{error}."))
+        return None
+
+    def lost(reason: str) -> None:
+        outputs.speech_failed()
+        outputs.say(narrator.say("answer", "speech_off", reason=reason))
+
+    try:
+        speech = SpeechOutput(voice=args.voice, rate=args.rate, volume=args.volume, on_failure=lost)
+    except SpeechUnavailable as error:
+        outputs.say(narrator.say("answer", "speech_off", reason=str(error)))
+        return None
+    outputs.speech = speech
+    return speech
 
 
 def run(args: argparse.Namespace) -> int:
-    raise UsageError("not available yet")
+    if not MIN_SEATS <= args.seats <= MAX_SEATS:
+        raise UsageError(f"--seats must be {MIN_SEATS} to {MAX_SEATS}, not {args.seats}")
+    if not 1 <= args.people <= args.seats:
+        raise UsageError(f"--people must be 1 to the number of seats ({args.seats}), not {args.people}")
+    if args.beat < 0 or args.beat > 60:
+        raise UsageError(f"--beat must be 0 to 60 seconds, not {args.beat}")
+    if args.cap < 1:
+        raise UsageError(f"--cap must be at least 1, not {args.cap}")
+    check_output_arguments(args)
+    deck = None
+    if args.deck:
+        try:
+            deck = parse_deck(code for code in args.deck.replace(" ", ",").split(",") if code)
+        except DeckError as error:
+            raise UsageError(f"--deck: {error}") from None
+    rng = Random(args.seed)
+    kinds: list[SeatKind] = ["person"] * args.people + ["computer"] * (args.seats - args.people)
+    commands = CommandSet.load(args.lang)
+    narrator = Narrator.load(args.lang, seats=args.seats, listener=0 if args.people == 1 else None,
+                             verbosity=args.verbosity, cap=args.cap, kinds=kinds)
+    interactive = sys.stdin.isatty()
+    inbox: queue.Queue[str] = queue.Queue()
+
+    with ExitStack() as stack:
+        log = None
+        if args.log:
+            try:
+                log = LogFile(stack.enter_context(open(args.log, "wb")))
+            except OSError as error:
+                raise UsageError(
+                    f"cannot write the log to {args.log}: {error.strerror or error}; choose a writable path"
+                ) from None
+        outputs = TableOutputs()
+        speech = open_speech(args, outputs, narrator)
+        if speech is not None:
+            stack.callback(speech.close)
+
+        def new_game() -> Game:
+            return Game(args.seats, rng, deck=deck, cap=args.cap)
+
+        table = Table(narrator, new_game, outputs, kinds=kinds, beat=args.beat,
+                      interactive=interactive, log=log)
+        sources = 1
+        listen = not args.no_listen and (args.listen or not args.text)
+        if listen and start_listening(args, commands, inbox, outputs, narrator, speech, stack):
+            sources += 1
+        remaining = [sources]
+
+        def source_ended() -> None:
+            remaining[0] -= 1
+            if remaining[0] == 0:
+                inbox.put(INPUT_ENDED)
+
+        if interactive:
+            stack.enter_context(terminal_keys(sys.stdin.fileno()))
+            reader: KeyReader | LineReader = KeyReader(commands, inbox.put, source_ended)
+            outputs.say(narrator.say("prompt", "keys_hint", kind="hint"))
+        else:
+            reader = LineReader(commands, inbox.put, source_ended)
+        reader.start()
+        stack.callback(reader.stop)
+        return run_table(table, inbox, on_barge_in=outputs.stop)
+
+
+def start_listening(args: argparse.Namespace, commands: CommandSet, inbox: queue.Queue[str],
+                    outputs: TableOutputs, narrator: Narrator, speech: Any, stack: ExitStack) -> bool:
+    """Voice commands from the microphone, when one exists; False (and one line) when not."""
+    try:
+        from ..listen import MicrophoneUnavailable, VoiceListener
+    except ImportError:
+        return False
+
+    def error(reason: str) -> None:
+        outputs.say(narrator.say("answer", "voice_off", reason=reason))
+
+    def unsure(heard: str) -> None:
+        del heard
+        outputs.say(narrator.say("answer", "not_caught"))
+
+    mic: str | int | None = args.mic
+    if isinstance(mic, str) and mic.isdigit():
+        mic = int(mic)
+    listener = VoiceListener(commands, on_command=inbox.put, on_unsure=unsure, on_error=error,
+                             on_speech_start=lambda: inbox.put(BARGE_IN), mic=mic)
+    try:
+        listener.start()
+    except MicrophoneUnavailable as problem:
+        if args.mic or args.listen:
+            error(str(problem))
+        return False
+    stack.callback(listener.stop)
+    if speech is not None:
+        speech.add_activity_listener(listener.set_output_activity)
+    outputs.say(narrator.say("prompt", "listening", kind="hint"))
+    return True

@@ -5,7 +5,24 @@ from .events import Dealt, EndReason, Event, GameOver, Reshuffled, Revealed, Wen
 from .game import DEFAULT_CAP, MAX_SEATS, MIN_SEATS, Game, GameFinished, seat_names
 
 __all__ = [
-    "DECK", "Card", "DeckError", "Rank", "Suit", "parse_card", "parse_deck",
-    "Dealt", "EndReason", "Event", "GameOver", "Reshuffled", "Revealed", "WentOut",
-    "DEFAULT_CAP", "MAX_SEATS", "MIN_SEATS", "Game", "GameFinished", "seat_names",
+    "DECK",
+    "DEFAULT_CAP",
+    "MAX_SEATS",
+    "MIN_SEATS",
+    "Card",
+    "Dealt",
+    "DeckError",
+    "EndReason",
+    "Event",
+    "Game",
+    "GameFinished",
+    "GameOver",
+    "Rank",
+    "Reshuffled",
+    "Revealed",
+    "Suit",
+    "WentOut",
+    "parse_card",
+    "parse_deck",
+    "seat_names",
 ]

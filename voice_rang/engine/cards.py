@@ -8,9 +8,10 @@ a card as its log code ("10H", "QD") without any per-card Python call.
 from __future__ import annotations
 
 import enum
+from collections import Counter
 from collections.abc import Iterable
 
-__all__ = ["Rank", "Suit", "Card", "DECK", "parse_card", "parse_deck", "DeckError"]
+__all__ = ["DECK", "Card", "DeckError", "Rank", "Suit", "parse_card", "parse_deck"]
 
 
 class Suit(enum.Enum):
@@ -67,7 +68,7 @@ class Card(enum.Enum):
     '10H'
     """
 
-    _ignore_ = ["_suit", "_rank"]
+    _ignore_ = ["_suit", "_rank"]  # noqa: RUF012 (enum machinery, not a class attribute)
     rank: Rank
     suit: Suit
 
@@ -122,8 +123,8 @@ def parse_deck(codes: Iterable[str]) -> list[Card]:
     voice_rang.engine.cards.DeckError: a deck needs all 52 cards once each; got 2 cards, AC twice
     """
     cards = [parse_card(code) for code in codes]
-    seen: set[Card] = set()
-    twice = [card.code for card in cards if card in seen or seen.add(card)]
+    counts = Counter(cards)
+    twice = [card.code for card, count in counts.items() if count > 1]
     if len(cards) != 52 or twice:
         detail = f"got {len(cards)} cards"
         if twice:

@@ -8,13 +8,13 @@ of each is the kind written in the JSON Lines log (see ``../shared/RULES.md``).
 
 from __future__ import annotations
 
-from typing import Literal, Union
+from typing import Literal
 
 import msgspec
 
 from .cards import Card
 
-__all__ = ["Dealt", "Reshuffled", "Revealed", "WentOut", "GameOver", "Event", "EndReason"]
+__all__ = ["Dealt", "EndReason", "Event", "GameOver", "Reshuffled", "Revealed", "WentOut"]
 
 EndReason = Literal["last seat", "cap"]
 
@@ -63,4 +63,4 @@ class GameOver(msgspec.Struct, frozen=True, gc=False, tag_field="event", tag="en
     cards: tuple[int, ...]
 
 
-Event = Union[Dealt, Reshuffled, Revealed, WentOut, GameOver]
+Event = Dealt | Reshuffled | Revealed | WentOut | GameOver

@@ -30,14 +30,15 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from random import Random
 
-from .cards import DECK, Card, parse_deck
+from .cards import DECK, Card, DeckError, parse_deck
 from .events import Dealt, Event, GameOver, Reshuffled, Revealed, WentOut
 
-__all__ = ["Game", "GameFinished", "DEFAULT_CAP", "MIN_SEATS", "MAX_SEATS", "seat_names"]
+__all__ = ["DEFAULT_CAP", "MAX_SEATS", "MIN_SEATS", "Game", "GameFinished", "seat_names"]
 
 DEFAULT_CAP = 5000
 MIN_SEATS = 2
 MAX_SEATS = 6
+_ALL_CARDS = frozenset(DECK)
 
 Emit = Callable[[Event], object]
 
@@ -52,7 +53,7 @@ def seat_names(seats: int) -> tuple[str, ...]:
     >>> seat_names(3)
     ('host', 'guest 1', 'guest 2')
     """
-    return ("host",) + tuple(f"guest {n}" for n in range(1, seats))
+    return ("host", *(f"guest {n}" for n in range(1, seats)))
 
 
 class Game:
@@ -82,7 +83,10 @@ class Game:
             rng.shuffle(order)
         else:
             order = list(deck)
-            if len(order) != 52 or len(set(order)) != 52:
+            if len(order) != 52 or set(order) != _ALL_CARDS:
+                strangers = [item for item in order if not isinstance(item, Card)]
+                if strangers:
+                    raise DeckError(f"a deck holds Card values, not {strangers[0]!r}")
                 order = parse_deck(card.code for card in order)  # raises with the reason
         per_seat = 52 // seats
         self.seats = seats
@@ -98,6 +102,7 @@ class Game:
         self._in = list(range(seats))
         self._at = 0
         self.reveals = 0
+        self._extra = False
         self.result: GameOver | None = None
         self.dealt = Dealt(
             seats=self.names,
@@ -139,23 +144,35 @@ class Game:
 
     # ----- playing -----------------------------------------------------------------------------
 
-    def turn(self) -> list[Event]:
-        """Play the current seat's whole turn and return what happened, in order."""
+    @property
+    def owes_extra_card(self) -> bool:
+        """True right after a capture: the same seat must turn one more card onto the empty pile."""
+        return self._extra
+
+    def reveal(self) -> list[Event]:
+        """Turn one card for the current seat (the card after a capture is its own reveal)."""
         events: list[Event] = []
-        self._advance(1, events.append)
+        self._advance(1, False, events.append)
+        return events
+
+    def turn(self) -> list[Event]:
+        """Play the current seat's whole turn (its card, and one more after a capture)."""
+        events: list[Event] = []
+        self._advance(1, True, events.append)
         return events
 
     def play_out(self, emit: Emit | None = None) -> GameOver:
         """Play every remaining turn; ``emit`` (if given) receives each event as it happens."""
-        self._advance(None, emit)
+        self._advance(-1, False, emit)
         assert self.result is not None
         return self.result
 
-    def _advance(self, turns: int | None, emit: Emit | None) -> None:
-        """Play ``turns`` turns (all of them for ``None``), or until the game ends.
+    def _advance(self, reveals: int, whole_turn: bool, emit: Emit | None) -> None:
+        """Turn ``reveals`` cards (``-1``: until the end), or until the game ends.
 
-        Written as one flat loop over local variables: this is the hot path of
-        every simulation, and attribute look-ups would double its cost.
+        With ``whole_turn`` a capture also turns the extra card that ends the turn.
+        Written as one flat loop over local variables: this is the hot path of every
+        simulation, and attribute look-ups would double its cost.
         """
         if self.result is not None:
             raise GameFinished("the game is over")
@@ -163,9 +180,9 @@ class Game:
         # Counts are kept beside the cards: snapshotting a list of ints is far
         # cheaper than measuring every stack for every reveal event.
         stack_n, collected_n = self._stack_n, self._collected_n
-        seats_in, at, n, cap = self._in, self._at, self.reveals, self.cap
+        seats_in, at, n, cap, extra = self._in, self._at, self.reveals, self.cap, self._extra
         shuffle = self._rng.shuffle
-        left = -1 if turns is None else turns
+        left = reveals
         while left:
             left -= 1
             seat = seats_in[at]
@@ -181,63 +198,55 @@ class Game:
             card = stack.pop()
             stack_n[seat] -= 1
             n += 1
-            under = pile[-1] if pile else None
-            if under is not None and under.suit is card.suit:
-                pile.append(card)
-                moved = len(pile)
-                collected[seat] += pile
-                collected_n[seat] += moved
-                pile.clear()
-                if emit is not None:
-                    emit(Revealed(n, seat, card, under, True, moved,
-                                  tuple(stack_n), tuple(collected_n), 0))
-                if n >= cap:
-                    break
-                if not stack:
-                    stack = stacks[seat] = collected[seat]
-                    collected[seat] = []
-                    shuffle(stack)
-                    stack_n[seat] = collected_n[seat]
-                    collected_n[seat] = 0
-                    if emit is not None:
-                        emit(Reshuffled(seat, len(stack)))
-                card = stack.pop()
-                stack_n[seat] -= 1
-                n += 1
+            if extra:
+                # The card after a capture starts a new pile: it cannot match.
+                extra = False
                 pile.append(card)
                 if emit is not None:
                     emit(Revealed(n, seat, card, None, False, 0,
                                   tuple(stack_n), tuple(collected_n), 1))
-                if n >= cap:
-                    break
                 at += 1
             else:
-                pile.append(card)
-                if emit is not None:
-                    emit(Revealed(n, seat, card, under, False, 0,
-                                  tuple(stack_n), tuple(collected_n), len(pile)))
-                if not stack and not collected[seat]:
-                    del seats_in[at]
+                under = pile[-1] if pile else None
+                if under is not None and under.suit is card.suit:
+                    pile.append(card)
+                    moved = len(pile)
+                    collected[seat] += pile
+                    collected_n[seat] += moved
+                    pile.clear()
+                    extra = True
+                    if whole_turn:
+                        left += 1
                     if emit is not None:
-                        emit(WentOut(seat))
-                    if len(seats_in) == 1:
-                        break
+                        emit(Revealed(n, seat, card, under, True, moved,
+                                      tuple(stack_n), tuple(collected_n), 0))
                 else:
-                    at += 1
-                if n >= cap:
-                    break
+                    pile.append(card)
+                    if emit is not None:
+                        emit(Revealed(n, seat, card, under, False, 0,
+                                      tuple(stack_n), tuple(collected_n), len(pile)))
+                    if not stack and not collected[seat]:
+                        del seats_in[at]
+                        if emit is not None:
+                            emit(WentOut(seat))
+                        if len(seats_in) == 1:
+                            break
+                    else:
+                        at += 1
+            if n >= cap:
+                break
             if at >= len(seats_in):
                 at = 0
         if at >= len(seats_in):
             at = 0
-        self._at, self.reveals = at, n
+        self._at, self.reveals, self._extra = at, n, extra
         if len(seats_in) == 1 or n >= cap:
             self.result = self._finish()
             if emit is not None:
                 emit(self.result)
 
     def _finish(self) -> GameOver:
-        cards = tuple(len(s) + len(c) for s, c in zip(self._stacks, self._collected))
+        cards = tuple(len(s) + len(c) for s, c in zip(self._stacks, self._collected, strict=True))
         if len(self._in) == 1:
             return GameOver(self.reveals, "last seat", (self._in[0],), cards)
         most = max(cards)

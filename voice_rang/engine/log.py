@@ -24,7 +24,7 @@ import msgspec
 
 from .events import Event
 
-__all__ = ["encode_events", "decode_line", "LogError"]
+__all__ = ["LogError", "decode_line", "encode_events"]
 
 _ENCODER = msgspec.json.Encoder()
 _EVENT_KEY = b'{"event":'

@@ -1,0 +1,125 @@
+"""Read commands from the keyboard without ever echoing, redrawing or moving the cursor.
+
+In a terminal every key acts at once (space turns a card); from a pipe or an
+assistive tool each line is a command in words ("auto-reveal on"). Both end up as
+command ids through the same ``CommandSet``, the one the voice uses too.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import select
+import sys
+import threading
+from collections.abc import Callable, Iterator
+from typing import TextIO
+
+from ..commands import CommandSet
+
+__all__ = ["KeyReader", "LineReader", "key_name", "terminal_keys"]
+
+Deliver = Callable[[str], None]
+"""Receives a command id, or the raw text when it is not a command."""
+
+_NAMED = {" ": "space", "\r": "enter", "\n": "enter"}
+
+
+def key_name(char: str) -> str:
+    """The name a key has in the prompts file's ``[keys]`` table.
+
+    >>> key_name(" "), key_name("\\r"), key_name("A")
+    ('space', 'enter', 'a')
+    """
+    return _NAMED.get(char, char.lower())
+
+
+@contextlib.contextmanager
+def terminal_keys(fd: int) -> Iterator[None]:
+    """Put the terminal into character-at-a-time mode without echo, and always restore it."""
+    import termios
+    import tty
+
+    saved = termios.tcgetattr(fd)
+    try:
+        tty.setcbreak(fd)
+        yield
+    finally:
+        termios.tcsetattr(fd, termios.TCSADRAIN, saved)
+
+
+class KeyReader:
+    """Single keys from a terminal, delivered as command ids (or the key, when unmapped)."""
+
+    def __init__(self, commands: CommandSet, deliver: Deliver, on_end: Callable[[], None],
+                 fd: int | None = None) -> None:
+        self._commands = commands
+        self._deliver = deliver
+        self._on_end = on_end
+        self._fd = sys.stdin.fileno() if fd is None else fd
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="keys", daemon=True)
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+
+    def _read(self, timeout: float | None) -> str:
+        ready, _, _ = select.select([self._fd], [], [], timeout)
+        if not ready:
+            return ""
+        data = os.read(self._fd, 1)
+        if not data:
+            raise EOFError
+        return data.decode("utf-8", "replace")
+
+    def _run(self) -> None:
+        try:
+            while not self._stop.is_set():
+                char = self._read(0.2)
+                if not char:
+                    continue
+                if char == "\x1b":
+                    # Arrow and function keys arrive as escape sequences: swallow the rest.
+                    while self._read(0.03):
+                        pass
+                    self._deliver("")
+                    continue
+                if char == "\x04":  # Ctrl-D
+                    raise EOFError
+                command = self._commands.keys.get(key_name(char))
+                self._deliver(command if command is not None else char)
+        except (EOFError, OSError):
+            self._on_end()
+
+
+class LineReader:
+    """One command in words per line (a pipe, a script, an assistive tool)."""
+
+    def __init__(self, commands: CommandSet, deliver: Deliver, on_end: Callable[[], None],
+                 stream: TextIO | None = None) -> None:
+        self._commands = commands
+        self._deliver = deliver
+        self._on_end = on_end
+        self._stream = sys.stdin if stream is None else stream
+        self._thread = threading.Thread(target=self._run, name="lines", daemon=True)
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def stop(self) -> None:
+        """Lines end with their stream; nothing to do."""
+
+    def _run(self) -> None:
+        try:
+            for line in self._stream:
+                text = line.strip()
+                if not text:
+                    continue
+                command = self._commands.parse(text)
+                self._deliver(command if command is not None else text)
+        except (OSError, UnicodeDecodeError, ValueError):
+            pass
+        self._on_end()

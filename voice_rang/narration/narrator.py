@@ -1,0 +1,266 @@
+"""Turn engine events and table answers into messages, in the words of ``prompts/<lang>.toml``.
+
+The narrator speaks for one listener: their seat is "you", everyone else is named
+("guest 1"). With several people at one device there is no single listener and
+every seat is named. It never sees a stack's order, because events never carry it.
+
+>>> from random import Random
+>>> from voice_rang.engine import Card, DECK, Game
+>>> first = [Card("KH"), Card("KS")]
+>>> game = Game(2, Random(0), deck=first + [c for c in DECK if c not in first])
+>>> narrator = Narrator.load("en", seats=2)
+>>> [m.text for m in narrator.event(game.reveal()[0])]
+['You turned the king of hearts onto the empty pile: nothing to match, a new pile of 1 starts. Reveal 1 of 5,000.']
+>>> print(narrator.event(game.reveal()[0])[0].text)  # doctest: +NORMALIZE_WHITESPACE
+Guest 1 turned the king of spades onto the king of hearts: spades on hearts, a miss;
+the pile grows to 2. Reveal 2 of 5,000.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from ..engine import Card, Dealt, Event, GameOver, Reshuffled, Revealed, WentOut
+from ..engine.game import DEFAULT_CAP
+from ..messages import Message, Priority
+from ..prompts import Prompts, load_prompts
+
+__all__ = ["VERBOSITIES", "Narrator", "SeatView", "Verbosity"]
+
+Verbosity = Literal["brief", "normal", "full"]
+VERBOSITIES: tuple[Verbosity, ...] = ("brief", "normal", "full")
+
+
+@dataclass(frozen=True)
+class SeatView:
+    """What anyone may know of one seat, for the status report."""
+
+    seat: int
+    stack: int
+    collected: int
+    out: bool
+    auto: bool
+
+
+@dataclass
+class Narrator:
+    """Messages for one listener (``listener=None``: every seat named, for shared devices)."""
+
+    prompts: Prompts
+    seats: int
+    listener: int | None = 0
+    verbosity: Verbosity = "normal"
+    cap: int = DEFAULT_CAP
+    kinds: Sequence[str] = field(default_factory=tuple)
+    """Per seat, ``"person"`` or ``"computer"``; only used to introduce the table."""
+    _last_capture: tuple[int, int] = field(default=(-1, -1), init=False, repr=False)
+    """The reveal number and seat of the latest capture: the next card is "one more"."""
+
+    @classmethod
+    def load(cls, language: str = "en", **options: Any) -> Narrator:
+        return cls(prompts=load_prompts(language), **options)
+
+    # ----- words ---------------------------------------------------------------------------
+
+    @property
+    def _words(self) -> dict[str, Any]:
+        words: dict[str, Any] = self.prompts.messages["words"]
+        return words
+
+    def _template(self, section: str, key: str, seat: int | None = None) -> str:
+        """A template; ``you``/``other`` variants are chosen by whether ``seat`` is the listener's."""
+        value: Any = self.prompts.messages[section]
+        for part in key.split("."):
+            value = value[part]
+        if isinstance(value, dict):
+            value = value["you" if seat is not None and seat == self.listener else "other"]
+        return str(value)
+
+    def seat_name(self, seat: int) -> str:
+        """"you", "the host" or "guest 2", lower case as it stands inside a sentence."""
+        if seat == self.listener:
+            return str(self._words["seat_you"])
+        if seat == 0:
+            return str(self._words["seat_host"])
+        return str(self._words["seat_guest"]).format(number=seat)
+
+    def possessive(self, seat: int) -> str:
+        if seat == self.listener:
+            return str(self._words["possessive_you"])
+        return str(self._words["possessive_other"]).format(name=self.seat_name(seat))
+
+    def card(self, card: Card) -> str:
+        """A card in words: "the queen of diamonds"."""
+        words = self._words
+        return str(words["card"]).format(
+            rank=words["ranks"][card.rank - 1], suit=words["suits"][card.suit.value]
+        )
+
+    def suit(self, card: Card) -> str:
+        return str(self._words["suits"][card.suit.value])
+
+    def join(self, items: Sequence[str]) -> str:
+        """A list in words: "a, b and c"."""
+        if len(items) <= 1:
+            return "".join(items)
+        separator = str(self._words["list_separator"])
+        return f"{separator.join(items[:-1])} {self._words['and']} {items[-1]}"
+
+    def _fields(self, seat: int | None = None, **extra: Any) -> dict[str, Any]:
+        fields: dict[str, Any] = {"cap": self.cap, **extra}
+        if seat is not None:
+            who, whose = self.seat_name(seat), self.possessive(seat)
+            fields.update(who=who, Who=_capital(who), whose=whose, Whose=_capital(whose))
+        return fields
+
+    def say(
+        self,
+        section: str,
+        key: str,
+        seat: int | None = None,
+        priority: Priority = Priority.URGENT,
+        kind: str = "answer",
+        **extra: Any,
+    ) -> Message:
+        """Any message of the prompts file, filled in; answers to commands are urgent by default."""
+        text = self._template(section, key, seat).format(**self._fields(seat, **extra))
+        return Message(_capital(text), priority, kind)
+
+    # ----- events --------------------------------------------------------------------------
+
+    def event(self, event: Event) -> list[Message]:
+        """What the listener hears about one event."""
+        if isinstance(event, Revealed):
+            return self._revealed(event)
+        if isinstance(event, Dealt):
+            return self._dealt(event)
+        if isinstance(event, Reshuffled):
+            return [self.say("events", "reshuffle", event.seat, Priority.NORMAL, "reshuffle",
+                             cards=event.cards)]
+        if isinstance(event, WentOut):
+            return [self.say("events", "out", event.seat, Priority.NORMAL, "out")]
+        if isinstance(event, GameOver):
+            return [self._game_over(event)]
+        raise TypeError(f"no narration for {event!r}")  # pragma: no cover
+
+    def _revealed(self, event: Revealed) -> list[Message]:
+        if event.match:
+            kind = "match"
+            self._last_capture = (event.n, event.seat)
+        elif event.under is None:
+            kind = "extra" if event.pile == 1 and self._after_capture(event) else "empty"
+        else:
+            kind = "miss"
+        level = "brief" if self.verbosity == "brief" else "normal"
+        fields = self._fields(
+            event.seat,
+            card=self.card(event.card),
+            suit=self.suit(event.card),
+            under=self.card(event.under) if event.under is not None else "",
+            under_suit=self.suit(event.under) if event.under is not None else "",
+            n=event.n,
+            moved=event.moved,
+            pile=event.pile,
+        )
+        text = self._template("reveal", f"{kind}.{level}", event.seat).format(**fields)
+        messages = [Message(_capital(text), Priority.NORMAL, f"reveal {kind}")]
+        if self.verbosity == "full":
+            messages.append(self._counts(event))
+        return messages
+
+    def _after_capture(self, event: Revealed) -> bool:
+        # The engine turns the extra card right after a capture, by the same seat, onto an
+        # empty pile; a card onto an empty pile at any other time comes after a seat went out
+        # with an empty pile or at the very start. Both read the same except for the word.
+        return self._last_capture == (event.n - 1, event.seat)
+
+    def _counts(self, event: Revealed) -> Message:
+        item = self._template("reveal", "count_item")
+        stacks = [item.format(who=self.seat_name(s), count=c) for s, c in enumerate(event.stacks)]
+        collected = [
+            item.format(who=self.seat_name(s), count=c) for s, c in enumerate(event.collected)
+        ]
+        text = self._template("reveal", "counts").format(
+            stacks=self.join(stacks), collected=self.join(collected), pile=event.pile
+        )
+        return Message(_capital(text), Priority.CHATTY, "counts")
+
+    def _dealt(self, event: Dealt) -> list[Message]:
+        seats = len(event.seats)
+        messages = [
+            self.say("events", "deal", 0, Priority.NORMAL, "deal", seats=seats, each=event.stacks[0])
+        ]
+        if self.kinds:
+            kind_words = self._words
+            items = [
+                self._template("events", "seat_item").format(
+                    who=self.seat_name(seat), kind=kind_words.get(self.kinds[seat], self.kinds[seat])
+                )
+                for seat in range(seats)
+            ]
+            messages.append(self.say("events", "seats", None, Priority.NORMAL, "deal",
+                                     list=self.join(items)))
+        spares = [self.card(card) for card in event.spares]
+        if not spares:
+            messages.append(self.say("events", "spares_none", None, Priority.NORMAL, "deal"))
+        elif len(spares) == 1:
+            messages.append(self.say("events", "spare_one", None, Priority.NORMAL, "deal",
+                                     top=spares[0]))
+        else:
+            messages.append(self.say("events", "spares", None, Priority.NORMAL, "deal",
+                                     count=len(spares), list=self.join(spares), top=spares[-1]))
+        return messages
+
+    def _game_over(self, event: GameOver) -> Message:
+        holdings = self.say(
+            "events", "holdings", list=self.join(
+                [f"{self.seat_name(seat)} {cards}" for seat, cards in enumerate(event.cards)]
+            )
+        ).text
+        if event.reason == "last seat":
+            winner = event.winners[0]
+            return self.say("events", "end_last", winner, Priority.URGENT, "end", n=event.reveals)
+        most = event.cards[event.winners[0]]
+        if len(event.winners) == 1:
+            return self.say("events", "end_cap", event.winners[0], Priority.URGENT, "end",
+                            cards=most, holdings=holdings)
+        names = self.join([self.seat_name(seat) for seat in event.winners])
+        return self.say("events", "end_cap_shared", None, Priority.URGENT, "end",
+                        list=names, cards=most, holdings=holdings)
+
+    # ----- the table's own messages --------------------------------------------------------
+
+    def turn_prompt(self, seat: int, extra: bool) -> Message:
+        """Whose turn it is and what they can do now."""
+        if seat == self.listener:
+            key = "your_extra" if extra else "your_turn"
+        else:
+            key = "seat_extra" if extra else "seat_turn"
+        return self.say("prompt", key, seat, Priority.URGENT, "your turn")
+
+    def status(self, n: int, turn: int | None, seats: Sequence[SeatView],
+               pile: int, top: Card | None) -> list[Message]:
+        """Reveal n of the cap, whose turn, every seat's counts, and the pile."""
+        lines = [self.say("status", "reveal", n=n, kind="status")]
+        if turn is None:
+            lines.append(self.say("status", "over", kind="status"))
+        else:
+            lines.append(self.say("status", "turn", turn, kind="status"))
+        for view in seats:
+            if view.out:
+                lines.append(self.say("status", "seat_out", view.seat, kind="status"))
+            else:
+                flags = self._template("status", "auto_flag") if view.auto else ""
+                lines.append(self.say("status", "seat", view.seat, kind="status",
+                                      stack=view.stack, collected=view.collected, flags=flags))
+        if top is None:
+            lines.append(self.say("status", "pile_empty", kind="status"))
+        else:
+            lines.append(self.say("status", "pile", kind="status", count=pile, top=self.card(top)))
+        return lines
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]

@@ -1,0 +1,126 @@
+"""Run a table against real inputs and outputs: the only part of the table that does I/O.
+
+Inputs (keys, lines, the microphone) are producers on their own threads; they put
+command ids on one queue. This loop is the single consumer: it hands each command
+to the :class:`~voice_rang.table.Table`, and wakes up in time for the next
+automatic card. Outputs are consumers of messages.
+"""
+
+from __future__ import annotations
+
+import queue
+import sys
+import threading
+from collections.abc import Callable
+from typing import BinaryIO, Protocol, TextIO
+
+from ..engine import Event
+from ..engine.log import encode_events
+from ..messages import Message
+from .table import Table
+
+__all__ = ["INPUT_ENDED", "LogFile", "Speech", "TableOutputs", "run_table"]
+
+INPUT_ENDED = "\x00input ended"
+"""Put on the queue when an input source has nothing more to say (end of a pipe)."""
+BARGE_IN = "\x00barge in"
+"""Put on the queue when the player starts talking: silence our speech at once."""
+
+
+class Speech(Protocol):
+    """What the table needs of spoken output (``voice_rang.speech.SpeechOutput`` provides it)."""
+
+    def say(self, message: Message) -> None: ...
+    def stop(self) -> None: ...
+    def wait_until_done(self, timeout: float | None = None) -> bool: ...
+    def faster(self) -> None: ...
+    def slower(self) -> None: ...
+    @property
+    def rate(self) -> int: ...
+    def close(self) -> None: ...
+
+
+class TableOutputs:
+    """Every message printed as one line; spoken too when speech is on.
+
+    Printing comes first so that a screen reader (or a log of the session) gets the
+    line even if speech fails; a speech failure turns speech off and says why, once.
+    """
+
+    def __init__(self, stream: TextIO | None = None, speech: Speech | None = None) -> None:
+        self._stream = stream if stream is not None else sys.stdout
+        self._lock = threading.Lock()
+        self.speech = speech
+
+    def say(self, message: Message) -> None:
+        with self._lock:
+            try:
+                self._stream.write(message.text + "\n")
+                self._stream.flush()
+            except (BrokenPipeError, ValueError):
+                pass
+        if self.speech is not None:
+            self.speech.say(message)
+
+    def speech_failed(self) -> None:
+        """Stop speaking for good (the device is gone); text goes on."""
+        self.speech = None
+
+    def stop(self) -> None:
+        if self.speech is not None:
+            self.speech.stop()
+
+    def busy(self) -> bool:
+        return self.speech is not None and not self.speech.wait_until_done(0)
+
+    def faster(self) -> int | None:
+        if self.speech is None:
+            return None
+        self.speech.faster()
+        return self.speech.rate
+
+    def slower(self) -> int | None:
+        if self.speech is None:
+            return None
+        self.speech.slower()
+        return self.speech.rate
+
+
+class LogFile:
+    """``--log PATH``: every event as JSON Lines, flushed as it happens so nothing is lost."""
+
+    def __init__(self, stream: BinaryIO) -> None:
+        self._stream = stream
+
+    def __call__(self, events: list[Event], game: int) -> None:
+        self._stream.write(encode_events(events, game))
+        self._stream.flush()
+
+
+def run_table(
+    table: Table,
+    commands: queue.Queue[str],
+    on_barge_in: Callable[[], None] | None = None,
+) -> int:
+    """Start the table's game and serve commands until the table is finished; the exit code."""
+    table.start()
+    while not table.finished:
+        timeout = 0.25
+        if table.due is not None:
+            timeout = max(0.0, min(timeout, table.due - table.clock()))
+        try:
+            item = commands.get(timeout=timeout)
+        except queue.Empty:
+            table.tick()
+            continue
+        if item == INPUT_ENDED:
+            table.close_inputs()
+        elif item == BARGE_IN:
+            if on_barge_in is not None:
+                on_barge_in()
+        elif item:
+            # Any command silences what is being said: the player has moved on.
+            table.outputs.stop()
+            table.handle(item)
+        table.tick()
+    return table.exit_code

@@ -1,0 +1,346 @@
+"""The table: the one place that owns a game and decides what a command does now.
+
+Every seat is driven the same way: a key, a typed line, a spoken word, a computer
+seat and the auto-reveal timer all arrive here as the same command ids. The table
+is synchronous and clock-driven (``handle(command)`` and ``tick(now)``), so tests
+drive it with scripted commands and a fake clock; ``voice_rang.table.loop`` feeds
+it from real inputs and threads.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any, Literal, Protocol
+
+from ..engine import Event, Game
+from ..messages import Message, Priority
+from ..narration import VERBOSITIES, Narrator, SeatView
+
+__all__ = ["EventLog", "Outputs", "SeatKind", "Table"]
+
+SeatKind = Literal["person", "computer"]
+EventLog = Callable[[list[Event], int], None]
+"""Receives each batch of events with the game number, for ``--log``."""
+
+
+class Outputs(Protocol):
+    """Where messages go, and the few speech controls the table needs."""
+
+    def say(self, message: Message) -> None: ...
+
+    def stop(self) -> None:
+        """Silence speech now (barge-in, or ``stop``)."""
+
+    def busy(self) -> bool:
+        """True while speech is still playing: computer seats wait for it."""
+
+    def faster(self) -> int | None:
+        """Speed speech up; the new rate, or ``None`` when nothing speaks."""
+
+    def slower(self) -> int | None: ...
+
+
+class Table:
+    """One table: a game at a time, its seats, their auto-reveal, and the conversation."""
+
+    def __init__(
+        self,
+        narrator: Narrator,
+        new_game: Callable[[], Game],
+        outputs: Outputs,
+        *,
+        kinds: list[SeatKind],
+        beat: float = 1.0,
+        interactive: bool = True,
+        log: EventLog | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.narrator = narrator
+        self._new_game = new_game
+        self.outputs = outputs
+        self.kinds = kinds
+        self.beat = beat
+        self.interactive = interactive
+        self._log = log
+        self.clock = clock
+        self.game: Game | None = None
+        self.game_number = -1
+        self.auto = [False] * len(kinds)
+        self.history: list[Message] = []
+        self._cursor: int | None = None
+        self._confirming_quit = False
+        self.inputs_closed = False
+        self.finished = False
+        self.exit_code = 0
+        self.due: float | None = None
+        """When the current seat's card turns by itself (computer seat or auto-reveal)."""
+
+    # ----- starting and ending -------------------------------------------------------------
+
+    def start(self) -> None:
+        """Deal a new game and say so; auto-reveal starts off for everyone."""
+        self.game = self._new_game()
+        self.game_number += 1
+        self.auto = [False] * len(self.kinds)
+        self.due = None
+        self._record([self.game.dealt])
+        for message in self.narrator.event(self.game.dealt):
+            self._say(message)
+        self._turn_begins()
+
+    def _finish(self, code: int = 0) -> None:
+        self.finished = True
+        self.exit_code = code
+        self.due = None
+
+    # ----- output --------------------------------------------------------------------------
+
+    def _say(self, message: Message, remember: bool = True) -> None:
+        if remember:
+            self.history.append(message)
+            self._cursor = None
+        self.outputs.say(message)
+
+    def _answer(self, section: str, key: str, seat: int | None = None, **fields: Any) -> None:
+        self._say(self.narrator.say(section, key, seat, **fields))
+
+    def _record(self, events: list[Event]) -> None:
+        if self._log is not None:
+            self._log(events, self.game_number)
+
+    # ----- whose turn ----------------------------------------------------------------------
+
+    @property
+    def over(self) -> bool:
+        return self.game is None or self.game.is_over
+
+    def _automatic(self, seat: int) -> bool:
+        return self.kinds[seat] == "computer" or self.auto[seat]
+
+    def _turn_begins(self) -> None:
+        """Schedule the automatic card, or tell the person whose turn it is."""
+        assert self.game is not None
+        if self.game.is_over:
+            return
+        seat = self.game.current_seat
+        if self._automatic(seat):
+            self.due = self.clock() + self.beat
+            return
+        self.due = None
+        if self.inputs_closed:
+            self._answer("answer", "input_ended", n=self.game.reveals)
+            self._finish(1)
+            return
+        self._say(self.narrator.turn_prompt(seat, self.game.owes_extra_card))
+
+    def _person_for_commands(self) -> int:
+        """The seat a command from this device speaks for: the person whose turn it is,
+        or else the next person round the table."""
+        seats = len(self.kinds)
+        start = self.game.current_seat if self.game is not None and not self.game.is_over else 0
+        for step in range(seats):
+            seat = (start + step) % seats
+            if self.kinds[seat] == "person":
+                return seat
+        return 0
+
+    # ----- time ----------------------------------------------------------------------------
+
+    def tick(self, now: float | None = None) -> None:
+        """Turn the automatic card if its beat has passed and the narration has caught up."""
+        if self.due is None or self.finished:
+            return
+        now = self.clock() if now is None else now
+        if now < self.due:
+            return
+        if self.outputs.busy():
+            self.due = now + 0.05
+            return
+        self.due = None
+        self._reveal()
+
+    def _reveal(self) -> None:
+        assert self.game is not None
+        events = self.game.reveal()
+        self._record(events)
+        for event in events:
+            for message in self.narrator.event(event):
+                self._say(message)
+        if self.game.is_over:
+            self._game_over()
+        else:
+            self._turn_begins()
+
+    def _game_over(self) -> None:
+        self.due = None
+        if self.interactive and not self.inputs_closed:
+            self._answer("prompt", "game_over_choices")
+        else:
+            self._finish(0)
+
+    # ----- commands ------------------------------------------------------------------------
+
+    def close_inputs(self) -> None:
+        """No more commands will come (end of piped input): stop when a person must act."""
+        self.inputs_closed = True
+        if self.finished:
+            return
+        if self.over:
+            self._finish(0)
+        elif self.due is None:
+            self._turn_begins()
+
+    def handle(self, command: str) -> None:
+        """Do what a command asks, or say why it can't be done now (and change nothing)."""
+        if self.finished:
+            return
+        if self._confirming_quit:
+            self._confirming_quit = False
+            if command in ("yes", "quit"):
+                self._answer("answer", "quit_yes")
+                self._finish(0)
+                return
+            if command == "no":
+                self._answer("answer", "quit_no")
+                return
+        handler = self._handlers().get(command)
+        if handler is None:
+            self._answer("answer", "unknown")
+            return
+        handler()
+
+    def _handlers(self) -> dict[str, Callable[[], None]]:
+        return {
+            "turn": self._turn,
+            "auto-reveal on": lambda: self._set_auto(True),
+            "auto-reveal off": lambda: self._set_auto(False),
+            "auto-reveal toggle": lambda: self._set_auto(None),
+            "repeat": self._repeat,
+            "status": self._status,
+            "help": self._help,
+            "history back": lambda: self._step_history(-1),
+            "history forward": lambda: self._step_history(+1),
+            "quit": self._quit,
+            "yes": lambda: self._answer("answer", "nothing_to_confirm"),
+            "no": lambda: self._answer("answer", "nothing_to_confirm"),
+            "new game": self._new,
+            "faster": lambda: self._rate(self.outputs.faster(), "faster"),
+            "slower": lambda: self._rate(self.outputs.slower(), "slower"),
+            "verbosity brief": lambda: self._verbosity("brief"),
+            "verbosity normal": lambda: self._verbosity("normal"),
+            "verbosity full": lambda: self._verbosity("full"),
+            "verbosity cycle": self._cycle_verbosity,
+            "stop": self._stop,
+        }
+
+    def _turn(self) -> None:
+        if self.over:
+            self._answer("answer", "game_over")
+            return
+        assert self.game is not None
+        seat = self.game.current_seat
+        if self.kinds[seat] == "computer":
+            self._answer("answer", "not_a_person", seat)
+            return
+        self.due = None
+        self._reveal()
+
+    def _set_auto(self, on: bool | None) -> None:
+        seat = self._person_for_commands()
+        wanted = (not self.auto[seat]) if on is None else on
+        if self.auto[seat] == wanted:
+            self._answer("answer", "auto_already_on" if wanted else "auto_already_off")
+            return
+        self.auto[seat] = wanted
+        self._answer("answer", "auto_on" if wanted else "auto_off", seat)
+        if self.over:
+            return
+        assert self.game is not None
+        if self.game.current_seat == seat:
+            self._turn_begins()
+
+    def _repeat(self) -> None:
+        if not self.history:
+            self._answer("answer", "nothing_to_repeat")
+            return
+        self._say(self.history[-1], remember=False)
+
+    def _status(self) -> None:
+        game = self.game
+        assert game is not None
+        stacks, collected = game.stack_counts(), game.collected_counts()
+        views = [
+            SeatView(seat, stacks[seat], collected[seat], seat not in game.seats_in, self.auto[seat])
+            for seat in range(game.seats)
+        ]
+        turn = None if game.is_over else game.current_seat
+        for message in self.narrator.status(game.reveals, turn, views, game.pile_count,
+                                            game.top_card):
+            self._say(message, remember=False)
+
+    def _help(self) -> None:
+        if self.over:
+            key = "now_over"
+        elif self.game is not None and not self._automatic(self.game.current_seat) and (
+            self.kinds[self.game.current_seat] == "person"
+        ):
+            key = "now_turn"
+        else:
+            key = "now_waiting"
+        self._say(self.narrator.say("help", key), remember=False)
+        self._say(self.narrator.say("help", "keys"), remember=False)
+
+    def _step_history(self, step: int) -> None:
+        if not self.history:
+            self._answer("answer", "nothing_to_repeat")
+            return
+        last = len(self.history) - 1
+        cursor = last if self._cursor is None else self._cursor
+        target = cursor + step
+        if self._cursor is None and step < 0:
+            target = last if last == 0 else last - 1
+        if target < 0:
+            self._say(self.narrator.say("answer", "history_start"), remember=False)
+            target = 0
+        elif target > last:
+            self._say(self.narrator.say("answer", "history_end"), remember=False)
+            target = last
+        self._cursor = target
+        item = self.history[target]
+        self._say(
+            self.narrator.say("answer", "history_item", index=target + 1, total=last + 1,
+                              text=item.text),
+            remember=False,
+        )
+
+    def _quit(self) -> None:
+        self._confirming_quit = True
+        self._answer("answer", "quit_confirm")
+
+    def _new(self) -> None:
+        if not self.over:
+            self._answer("answer", "game_not_over")
+            return
+        self.start()
+
+    def _rate(self, rate: int | None, key: str) -> None:
+        if rate is None:
+            self._answer("answer", "rate_text_only")
+        else:
+            self._answer("answer", key, rate=rate)
+
+    def _verbosity(self, level: str) -> None:
+        self.narrator.verbosity = level  # type: ignore[assignment]
+        self._answer("answer", "verbosity", level=level)
+
+    def _cycle_verbosity(self) -> None:
+        index = VERBOSITIES.index(self.narrator.verbosity)
+        self._verbosity(VERBOSITIES[(index + 1) % len(VERBOSITIES)])
+
+    def _stop(self) -> None:
+        self.outputs.stop()
+        self._say(Message(self.narrator.say("answer", "stopped").text, Priority.CHATTY, "answer"),
+                  remember=False)
+
+
