@@ -1,15 +1,73 @@
-"""``voice-rang demo``."""
+"""``voice-rang demo``: press play, and a short game explains itself move by move."""
 
 from __future__ import annotations
 
 import argparse
+import os
+import select
+import sys
+import time
+from contextlib import ExitStack
 
+from ..demo import demo_steps
+from ..keyboard import terminal_keys
+from ..narration import Narrator
+from ..table.loop import TableOutputs
 from . import UsageError
+from .play import add_output_arguments, check_output_arguments, open_speech
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    del parser
+    parser.add_argument("--auto", action="store_true", help="go on by itself instead of waiting for a key")
+    parser.add_argument("--beat", type=float, default=1.5,
+                        help="with --auto, seconds of quiet between moves (default 1.5)")
+    add_output_arguments(parser)
 
 
 def run(args: argparse.Namespace) -> int:
-    raise UsageError("not available yet")
+    if args.beat < 0 or args.beat > 60:
+        raise UsageError(f"--beat must be 0 to 60 seconds, not {args.beat}")
+    check_output_arguments(args)
+    narrator = Narrator.load(args.lang, seats=2, verbosity=args.verbosity, kinds=["person", "computer"])
+    outputs = TableOutputs()
+    interactive = sys.stdin.isatty() and not args.auto
+    with ExitStack() as stack:
+        speech = open_speech(args, outputs, narrator)
+        if speech is not None:
+            stack.callback(speech.close)
+        if interactive:
+            stack.enter_context(terminal_keys(sys.stdin.fileno()))
+            outputs.say(narrator.say("demo", "keys", kind="hint"))
+        auto = not interactive
+        for step in demo_steps(narrator):
+            for message in step:
+                outputs.say(message)
+            if auto:
+                _wait_for_speech(speech)
+                time.sleep(args.beat)
+                continue
+            key = _read_key()
+            outputs.stop()
+            if key in ("q", "\x04", ""):
+                return 0
+            if key == "f":
+                auto = True
+        _wait_for_speech(speech)
+    return 0
+
+
+def _wait_for_speech(speech: object) -> None:
+    wait = getattr(speech, "wait_until_done", None)
+    if wait is not None:
+        wait(60.0)
+
+
+def _read_key() -> str:
+    fd = sys.stdin.fileno()
+    select.select([fd], [], [])
+    data = os.read(fd, 1)
+    if data == b"\x1b":
+        while select.select([fd], [], [], 0.03)[0]:
+            os.read(fd, 8)
+        return " "
+    return data.decode("utf-8", "replace").lower()

@@ -102,7 +102,9 @@ def run(args: argparse.Namespace) -> int:
         except DeckError as error:
             raise UsageError(f"--deck: {error}") from None
     rng = Random(args.seed)
-    kinds: list[SeatKind] = ["person"] * args.people + ["computer"] * (args.seats - args.people)
+    person: SeatKind = "person"
+    computer: SeatKind = "computer"
+    kinds = [person if seat < args.people else computer for seat in range(args.seats)]
     commands = CommandSet.load(args.lang)
     narrator = Narrator.load(args.lang, seats=args.seats, listener=0 if args.people == 1 else None,
                              verbosity=args.verbosity, cap=args.cap, kinds=kinds)

@@ -258,7 +258,8 @@ class Narrator:
         if top is None:
             lines.append(self.say("status", "pile_empty", kind="status"))
         else:
-            lines.append(self.say("status", "pile", kind="status", count=pile, top=self.card(top)))
+            key = "pile_one" if pile == 1 else "pile"
+            lines.append(self.say("status", key, kind="status", count=pile, top=self.card(top)))
         return lines
 
 

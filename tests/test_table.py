@@ -1,0 +1,295 @@
+"""The table loop driven by scripted command sources and a fake clock."""
+
+from __future__ import annotations
+
+from random import Random
+
+from voice_rang.engine import DECK, Card, Event, Game, Revealed
+from voice_rang.messages import Message
+from voice_rang.narration import Narrator
+from voice_rang.table import SeatKind, Table
+
+
+class RecordingOutputs:
+    """The test double for outputs: keeps every message; speech can be made to look busy."""
+
+    def __init__(self) -> None:
+        self.messages: list[Message] = []
+        self.speaking = False
+        self.stops = 0
+        self.rate: int | None = None
+
+    def say(self, message: Message) -> None:
+        self.messages.append(message)
+
+    def stop(self) -> None:
+        self.stops += 1
+
+    def busy(self) -> bool:
+        return self.speaking
+
+    def faster(self) -> int | None:
+        if self.rate is not None:
+            self.rate += 25
+        return self.rate
+
+    def slower(self) -> int | None:
+        if self.rate is not None:
+            self.rate -= 25
+        return self.rate
+
+    @property
+    def texts(self) -> list[str]:
+        return [m.text for m in self.messages]
+
+    def since(self, index: int) -> list[str]:
+        return self.texts[index:]
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def stacked(*codes: str) -> list[Card]:
+    first = [Card(code) for code in codes]
+    return first + [card for card in DECK if card not in first]
+
+
+def make_table(kinds: list[SeatKind] | None = None, deck: list[Card] | None = None, beat: float = 1.0,
+               interactive: bool = False, cap: int = 5000) -> tuple[Table, RecordingOutputs, Clock, list]:
+    kinds = kinds or ["person", "computer"]
+    outputs, clock, log = RecordingOutputs(), Clock(), []
+    narrator = Narrator.load("en", seats=len(kinds), listener=0 if kinds.count("person") == 1 else None,
+                             kinds=kinds, cap=cap)
+
+    def new_game() -> Game:
+        return Game(len(kinds), Random(5), deck=deck, cap=cap)
+
+    table = Table(narrator, new_game, outputs, kinds=kinds, beat=beat, interactive=interactive,
+                  log=lambda events, game: log.append((game, events)), clock=clock)
+    table.start()
+    return table, outputs, clock, log
+
+
+def logged(log: list) -> list[Event]:
+    return [event for _, events in log for event in events]
+
+
+def test_start_announces_the_deal_then_tells_the_host_it_is_their_turn() -> None:
+    _, outputs, _, _ = make_table()
+    assert outputs.texts[0].startswith("New game of Rang Milanti: 2 seats, 26 cards each")
+    assert outputs.texts[-1] == "Your turn: say turn, or press space."
+
+
+def test_turn_reveals_the_hosts_card_and_the_computer_answers_after_a_beat() -> None:
+    table, outputs, clock, log = make_table(deck=stacked("KH", "KS"))
+    table.handle("turn")
+    assert outputs.texts[-1].startswith("You turned the king of hearts onto the empty pile")
+    assert table.due == clock.now + 1.0
+    clock.now += 0.5
+    table.tick()
+    assert not outputs.texts[-1].startswith("Guest 1")
+    clock.now += 0.6
+    table.tick()
+    assert outputs.texts[-2].startswith("Guest 1 turned the king of spades onto the king of hearts")
+    assert outputs.texts[-1] == "Your turn: say turn, or press space."
+    assert [type(e).__name__ for e in logged(log)] == ["Dealt", "Revealed", "Revealed"]
+
+
+def test_computer_seat_waits_for_the_narration_to_finish_before_it_turns() -> None:
+    table, outputs, clock, _ = make_table(deck=stacked("KH", "KS"))
+    table.handle("turn")
+    outputs.speaking = True
+    clock.now += 5
+    table.tick()
+    assert table.game is not None and table.game.reveals == 1
+    outputs.speaking = False
+    clock.now += 0.1
+    table.tick()
+    assert table.game.reveals == 2
+
+
+def test_turn_out_of_turn_says_whose_turn_it_is_and_changes_nothing() -> None:
+    table, outputs, _, _ = make_table(kinds=["person", "computer", "computer"], deck=stacked("KH", "KS", "2D"))
+    table.handle("turn")
+    before = table.game.reveals if table.game else 0
+    table.handle("turn")
+    assert outputs.texts[-1] == "It is guest 1's turn; the computer plays it."
+    assert table.game is not None and table.game.reveals == before
+
+
+def test_after_a_capture_the_person_turns_the_extra_card_themselves() -> None:
+    table, outputs, clock, _ = make_table(deck=stacked("KH", "7C", "4C", "2S", "QD"))
+    table.handle("turn")
+    clock.now += 2
+    table.tick()
+    table.handle("turn")
+    assert "a match! You take all 3 cards" in outputs.texts[-2]
+    assert outputs.texts[-1].startswith("Your turn again: turn one more card")
+    table.handle("turn")
+    assert outputs.texts[-1].startswith("You turned one more, the queen of diamonds")
+
+
+def test_auto_reveal_turns_the_hosts_cards_after_a_beat_until_switched_off() -> None:
+    table, outputs, clock, _ = make_table(deck=stacked("KH", "KS", "2D", "3C"))
+    table.handle("auto-reveal on")
+    assert outputs.texts[-1] == "Auto-reveal on: your cards turn by themselves a beat after your turn comes."
+    assert table.due is not None
+    clock.now += 1.0
+    table.tick()
+    assert outputs.texts[-1].startswith("You turned the king of hearts")
+    table.handle("auto-reveal off")
+    clock.now += 1.0
+    table.tick()  # guest 1's card
+    assert outputs.texts[-1] == "Your turn: say turn, or press space."
+    clock.now += 10
+    table.tick()
+    assert table.game is not None and table.game.reveals == 2
+
+
+def test_auto_reveal_also_turns_the_card_after_a_capture() -> None:
+    table, outputs, clock, _ = make_table(deck=stacked("KH", "7C", "4C", "2S", "QD"))
+    table.handle("auto-reveal on")
+    for _ in range(4):
+        clock.now += 1.0
+        table.tick()
+    assert any(text.startswith("You turned one more, the queen of diamonds") for text in outputs.texts)
+
+
+def test_auto_reveal_is_off_again_in_a_new_game() -> None:
+    table, outputs, clock, _ = make_table(deck=stacked("KH", "KS"), beat=0, interactive=True, cap=4)
+    table.handle("auto-reveal on")
+    for _ in range(10):
+        table.tick()
+    assert table.over and not table.finished
+    assert outputs.texts[-1] == "Say new game or press g; say quit or press q."
+    table.handle("new game")
+    assert table.auto == [False, False]
+    assert outputs.texts[-1] == "Your turn: say turn, or press space."
+    assert table.game_number == 1
+
+
+def test_commands_after_the_end_get_the_reason_and_piped_play_finishes() -> None:
+    table, outputs, clock, _ = make_table(beat=0, cap=3)
+    table.handle("auto-reveal on")
+    for _ in range(5):
+        table.tick()
+    assert table.finished and table.exit_code == 0
+    assert outputs.texts[-1].startswith("Game over at the cap of 3 reveals")
+
+
+def test_game_over_answer_when_turning_after_the_end_interactively() -> None:
+    table, outputs, _, _ = make_table(beat=0, cap=1, interactive=True)
+    table.handle("turn")
+    table.handle("turn")
+    assert outputs.texts[-1] == "The game is over. Say new game or press g; say quit or press q."
+
+
+def test_unknown_input_says_not_a_command_and_changes_nothing() -> None:
+    table, outputs, _, _ = make_table()
+    table.handle("dance")
+    assert outputs.texts[-1] == "Not a command; say help."
+    assert table.game is not None and table.game.reveals == 0
+
+
+def test_repeat_says_the_last_message_again() -> None:
+    table, outputs, _, _ = make_table()
+    table.handle("repeat")
+    assert outputs.texts[-1] == outputs.texts[-2] == "Your turn: say turn, or press space."
+
+
+def test_status_gives_reveal_number_turn_counts_and_pile() -> None:
+    table, outputs, _, _ = make_table(deck=stacked("KH", "KS"))
+    table.handle("turn")
+    mark = len(outputs.texts)
+    table.handle("status")
+    assert outputs.since(mark) == [
+        "Reveal 1 of 5,000.",
+        "It is guest 1's turn.",
+        "You: stack 25, collected 0.",
+        "Guest 1: stack 26, collected 0.",
+        "Pile: 1 card, the king of hearts.",
+    ]
+
+
+def test_help_says_what_you_can_say_now() -> None:
+    table, outputs, _, _ = make_table()
+    table.handle("help")
+    assert outputs.texts[-2].startswith("You can say: turn, auto-reveal on or off")
+
+
+def test_history_steps_back_and_forward_through_past_messages() -> None:
+    table, outputs, _, _ = make_table()
+    total = len(table.history)
+    table.handle("history back")
+    assert outputs.texts[-1] == f"Message {total - 1} of {total}: {table.history[-2].text}"
+    table.handle("history back")
+    assert outputs.texts[-1].startswith(f"Message {total - 2} of {total}:")
+    table.handle("history forward")
+    assert outputs.texts[-1].startswith(f"Message {total - 1} of {total}:")
+
+
+def test_quit_asks_to_confirm_and_no_keeps_playing() -> None:
+    table, outputs, _, _ = make_table()
+    table.handle("quit")
+    assert outputs.texts[-1] == "Quit the game? Say yes or no, or press y or n."
+    table.handle("no")
+    assert not table.finished
+    table.handle("quit")
+    table.handle("yes")
+    assert table.finished and table.exit_code == 0
+    assert outputs.texts[-1] == "Goodbye."
+
+
+def test_people_at_one_device_each_keep_their_own_auto_reveal() -> None:
+    table, outputs, clock, _ = make_table(kinds=["person", "person"], deck=stacked("KH", "KS", "2D", "3C"))
+    assert outputs.texts[-1] == "The host's turn: say turn, or press space."
+    table.handle("turn")
+    assert outputs.texts[-1] == "Guest 1's turn: say turn, or press space."
+    table.handle("auto-reveal on")
+    assert table.auto == [False, True]
+    clock.now += 1
+    table.tick()
+    assert outputs.texts[-1] == "The host's turn: say turn, or press space."
+
+
+def test_stop_silences_speech_and_speed_commands_reach_the_speech() -> None:
+    table, outputs, _, _ = make_table()
+    table.handle("stop")
+    assert outputs.stops == 1
+    table.handle("faster")
+    assert outputs.texts[-1] == "Speech is off, so there is no rate to change."
+    outputs.rate = 175
+    table.handle("faster")
+    assert outputs.texts[-1] == "Faster: 200 words a minute."
+
+
+def test_verbosity_changes_the_next_reveal() -> None:
+    table, outputs, _, _ = make_table(deck=stacked("KH", "KS"))
+    table.handle("verbosity brief")
+    assert outputs.texts[-1] == "Verbosity brief."
+    table.handle("turn")
+    assert outputs.texts[-1] == "You: the king of hearts, new pile."
+
+
+def test_piped_input_ending_while_a_person_must_act_stops_with_a_reason() -> None:
+    table, outputs, _, _ = make_table()
+    table.close_inputs()
+    assert table.finished and table.exit_code == 1
+    assert outputs.texts[-1] == "Input ended before the game did: stopping at reveal 0 of 5,000."
+
+
+def test_every_logged_reveal_was_narrated_in_order() -> None:
+    table, outputs, clock, log = make_table(beat=0, kinds=["person", "computer", "computer"])
+    table.handle("auto-reveal on")
+    while not table.finished:
+        table.tick()
+    reveals = [event for event in logged(log) if isinstance(event, Revealed)]
+    narrated = [text for text in outputs.texts if " turned " in text]
+    assert len(reveals) == len(narrated) == table.game.reveals  # type: ignore[union-attr]
+    for event, text in zip(reveals, narrated, strict=True):
+        assert text.endswith(f"Reveal {event.n} of 5,000.")
