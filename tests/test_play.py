@@ -13,6 +13,8 @@ from pathlib import Path
 import pexpect
 import pytest
 
+from voice_rang.engine import DECK
+
 VOICE_RANG = shutil.which("voice-rang", path=str(Path(sys.executable).parent)) or "voice-rang"
 TEXT_ENV = {**os.environ, "NO_COLOR": "1", "TERM": "dumb"}
 
@@ -77,10 +79,8 @@ def test_piped_input_that_ends_before_the_game_says_so_and_exits_one() -> None:
 
 
 def test_explicit_deck_is_dealt_in_the_given_order() -> None:
-    deck = "KH,7C,4C,2S,QD," + ",".join(
-        f"{rank}{suit}" for suit in "CDHS" for rank in ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
-        if f"{rank}{suit}" not in {"KH", "7C", "4C", "2S", "QD"}
-    )
+    first = ["KH", "7C", "4C", "2S", "QD"]
+    deck = ",".join(first + [card.code for card in DECK if card.code not in first])
     result = play("--text", "--beat", "0", "--deck", deck, stdin="turn\nturn\nturn\nquit\nyes\n")
     assert "You turned the four of clubs onto the seven of clubs: clubs on clubs, a match!" in result.stdout
     assert "You turned one more, the queen of diamonds" in result.stdout

@@ -80,7 +80,7 @@ def test_missing_and_broken_prompts_files_give_a_clear_reason(tmp_path: Path) ->
     with pytest.raises(PromptsError, match="no prompts for language 'qq'"):
         load_prompts("qq", tmp_path)
     (tmp_path / "bad.toml").write_text("[commands\n", encoding="utf-8")
-    with pytest.raises(PromptsError, match="bad.toml is not valid TOML"):
+    with pytest.raises(PromptsError, match=r"bad\.toml is not valid TOML"):
         load_prompts("bad", tmp_path)
 
 

@@ -161,7 +161,7 @@ def test_auto_reveal_also_turns_the_card_after_a_capture() -> None:
 
 
 def test_auto_reveal_is_off_again_in_a_new_game() -> None:
-    table, outputs, clock, _ = make_table(deck=stacked("KH", "KS"), beat=0, interactive=True, cap=4)
+    table, outputs, _, _ = make_table(deck=stacked("KH", "KS"), beat=0, interactive=True, cap=4)
     table.handle("auto-reveal on")
     for _ in range(10):
         table.tick()
@@ -174,7 +174,7 @@ def test_auto_reveal_is_off_again_in_a_new_game() -> None:
 
 
 def test_commands_after_the_end_get_the_reason_and_piped_play_finishes() -> None:
-    table, outputs, clock, _ = make_table(beat=0, cap=3)
+    table, outputs, _, _ = make_table(beat=0, cap=3)
     table.handle("auto-reveal on")
     for _ in range(5):
         table.tick()
@@ -284,7 +284,7 @@ def test_piped_input_ending_while_a_person_must_act_stops_with_a_reason() -> Non
 
 
 def test_every_logged_reveal_was_narrated_in_order() -> None:
-    table, outputs, clock, log = make_table(beat=0, kinds=["person", "computer", "computer"])
+    table, outputs, _, log = make_table(beat=0, kinds=["person", "computer", "computer"])
     table.handle("auto-reveal on")
     while not table.finished:
         table.tick()

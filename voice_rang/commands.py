@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from .prompts import load_prompts
 
-__all__ = ["CommandSet", "normalize", "COMMAND_IDS"]
+__all__ = ["COMMAND_IDS", "CommandSet", "normalize"]
 
 COMMAND_IDS = (
     "turn",

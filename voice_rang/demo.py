@@ -22,7 +22,12 @@ from .narration import Narrator
 
 __all__ = ["DEMO_DECK", "DEMO_SEED", "demo_game", "demo_steps"]
 
-DEMO_DECK = ["9D", "AC", "AH", "8H", "KH", "6S", "QS", "3D", "2H", "JS", "3H", "10S", "6H", "AD", "KC", "3C", "10C", "7D", "5S", "3S", "KD", "7H", "4S", "9H", "JD", "5C", "4D", "9C", "2D", "10H", "2S", "7C", "4H", "6C", "QH", "5D", "7S", "8C", "KS", "6D", "JC", "8D", "QC", "QD", "JH", "9S", "10D", "AS", "2C", "8S", "4C", "5H"]
+DEMO_DECK = (
+    "9D", "AC", "AH", "8H", "KH", "6S", "QS", "3D", "2H", "JS", "3H", "10S", "6H",
+    "AD", "KC", "3C", "10C", "7D", "5S", "3S", "KD", "7H", "4S", "9H", "JD", "5C",
+    "4D", "9C", "2D", "10H", "2S", "7C", "4H", "6C", "QH", "5D", "7S", "8C", "KS",
+    "6D", "JC", "8D", "QC", "QD", "JH", "9S", "10D", "AS", "2C", "8S", "4C", "5H",
+)
 DEMO_SEED = 1
 """Seeds the reshuffle, so the demo plays the same every time."""
 
@@ -44,7 +49,7 @@ def demo_steps(narrator: Narrator) -> list[list[Message]]:
     game = demo_game()
     taught: set[str] = set()
     opening = [_lesson(narrator, "intro"), *narrator.event(game.dealt), _lesson(narrator, "teach_deal")]
-    steps = [opening + [_what_next(narrator, game)]]
+    steps = [[*opening, _what_next(narrator, game)]]
     while not game.is_over:
         step: list[Message] = []
         for event in game.reveal():

@@ -9,7 +9,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
-__all__ = ["Priority", "Message"]
+__all__ = ["Message", "Priority"]
 
 
 class Priority(enum.IntEnum):

@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import sys
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +19,7 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - Python 3.10
     import tomli as tomllib
 
-__all__ = ["Prompts", "PromptsError", "load_prompts", "prompts_dir", "available_languages"]
+__all__ = ["Prompts", "PromptsError", "available_languages", "load_prompts", "prompts_dir"]
 
 
 class PromptsError(ValueError):
@@ -50,7 +50,7 @@ class Prompts:
     keys: dict[str, str]
 
 
-@lru_cache(maxsize=None)
+@cache
 def load_prompts(language: str = "en", directory: Path | None = None) -> Prompts:
     """Read and check ``<language>.toml``.
 

@@ -21,7 +21,7 @@ from .engine.events import Event
 from .engine.game import DEFAULT_CAP, Game
 from .engine.log import encode_events
 
-__all__ = ["Summary", "simulate", "percentile"]
+__all__ = ["Summary", "percentile", "simulate"]
 
 Progress = Callable[[int, int], None]
 

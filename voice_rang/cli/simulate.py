@@ -33,7 +33,7 @@ def run(args: argparse.Namespace) -> int:
         log: BinaryIO | None = None
         if args.jsonl:
             try:
-                log = stack.enter_context(open(args.jsonl, "wb", buffering=1 << 20))  # noqa: SIM115
+                log = stack.enter_context(open(args.jsonl, "wb", buffering=1 << 20))
             except OSError as error:
                 reason = error.strerror or str(error)
                 raise UsageError(
