@@ -175,8 +175,7 @@ def start_listening(args: argparse.Namespace, commands: CommandSet, inbox: queue
     try:
         listener.start()
     except MicrophoneUnavailable as problem:
-        if args.mic or args.listen:
-            error(str(problem))
+        error(str(problem))
         return False
     stack.callback(listener.stop)
     if speech is not None:
