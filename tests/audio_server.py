@@ -19,7 +19,7 @@ import wave
 from dataclasses import dataclass, field
 from pathlib import Path
 
-__all__ = ["AudioServer", "start_audio_server", "audio_server_available", "MIC_RATE"]
+__all__ = ["MIC_RATE", "AudioServer", "audio_server_available", "start_audio_server"]
 
 MIC_RATE = 16000
 _CHUNK_SECONDS = 0.02
@@ -42,6 +42,8 @@ class AudioServer:
     env: dict[str, str]
     _feeder: threading.Thread | None = None
     _queue: list[bytes] = field(default_factory=list)
+    _marks: list[tuple[int, threading.Event, list[float]]] = field(default_factory=list)
+    _written: int = 0
     _lock: threading.Lock = field(default_factory=threading.Lock)
     _stop: threading.Event = field(default_factory=threading.Event)
 
@@ -62,10 +64,17 @@ class AudioServer:
 
     def say_into_microphone(self, pcm16_mono_16k: bytes) -> float:
         """Queue audio for the microphone; returns the time (monotonic) its last sample will play."""
+        return self.say_and_mark(pcm16_mono_16k)[0]
+
+    def say_and_mark(self, pcm16_mono_16k: bytes) -> tuple[float, threading.Event, list[float]]:
+        """Queue audio; also returns an event set, with the exact monotonic time appended to the
+        list, when the chunk holding its last sample has been written to the microphone."""
+        done, when = threading.Event(), []
         with self._lock:
             pending = sum(len(chunk) for chunk in self._queue)
             self._queue.append(pcm16_mono_16k)
-        return time.monotonic() + (pending + len(pcm16_mono_16k)) / (2 * MIC_RATE)
+            self._marks.append((self._written + pending + len(pcm16_mono_16k), done, when))
+        return time.monotonic() + (pending + len(pcm16_mono_16k)) / (2 * MIC_RATE), done, when
 
     def microphone_idle(self) -> bool:
         with self._lock:
@@ -77,10 +86,12 @@ class AudioServer:
         with open(self.fifo, "wb", buffering=0) as pipe:
             next_time = time.monotonic()
             while not self._stop.is_set():
+                consumed = 0
                 with self._lock:
                     if self._queue:
                         head = self._queue[0]
                         chunk, rest = head[:chunk_bytes], head[chunk_bytes:]
+                        consumed = len(chunk)
                         if rest:
                             self._queue[0] = rest
                         else:
@@ -92,6 +103,14 @@ class AudioServer:
                     pipe.write(chunk)
                 except BrokenPipeError:
                     return
+                if consumed:
+                    written_at = time.monotonic()
+                    with self._lock:
+                        self._written += consumed
+                        while self._marks and self._marks[0][0] <= self._written:
+                            _, done, when = self._marks.pop(0)
+                            when.append(written_at)
+                            done.set()
                 next_time += _CHUNK_SECONDS
                 delay = next_time - time.monotonic()
                 if delay > 0:

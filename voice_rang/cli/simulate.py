@@ -39,9 +39,18 @@ def run(args: argparse.Namespace) -> int:
                 raise UsageError(
                     f"cannot write the log to {args.jsonl}: {reason}; choose a writable path"
                 ) from None
-        summary = simulate(
-            args.seats, args.games, args.seed, args.cap, log=log, progress=_report_progress
-        )
+        try:
+            summary = simulate(
+                args.seats, args.games, args.seed, args.cap, log=log, progress=_report_progress
+            )
+            if log is not None:
+                log.flush()
+        except OSError as error:
+            stack.pop_all()  # the file cannot take more; closing it would raise again
+            raise UsageError(
+                f"writing the log to {args.jsonl} failed: {error.strerror or error}; "
+                "free some space or choose another path"
+            ) from None
     print("\n".join(describe(summary)))
     if args.json:
         print(json.dumps(summary.as_dict(), separators=(",", ":")))

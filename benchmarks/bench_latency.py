@@ -1,0 +1,239 @@
+"""End of a spoken "turn" to the first sound of the answer, through the real audio path.
+
+Runs on the virtual sound card of the tests (a private PulseAudio server: a FIFO-fed pipe-source
+microphone and a null-sink speaker). For each round it waits until the game is quiet and waiting for
+the host, says "turn" into the microphone (espeak-ng, fed in real time), and watches the speaker's
+monitor for the first audio after the word ended:
+
+    latency = onset of the answer's first audio on the speaker - time the word's last sample
+              was written into the microphone
+
+The speaker is read through ``parec`` with a 10 ms latency request and every chunk is timestamped on
+arrival, so the figure includes the monitor's own delay: it errs on the slow side.
+
+In the same run it measures the plain loop a typical program would write: SpeechRecognition's
+``listen()`` with its defaults, ``recognize_sphinx`` and pyttsx3's ``say()``/``runAndWait()``.
+
+Run: ``.venv/bin/python benchmarks/bench_latency.py [--turns 10]``. Targets: median <= 150 ms,
+p90 <= 250 ms, and <= 0.2x the plain loop. Also reports start-up: ``voice-rang play`` to its first
+spoken audio (target < 1.5 s).
+"""
+
+from __future__ import annotations
+
+import argparse
+import array
+import contextlib
+import json
+import math
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))
+
+from audio_server import AudioServer, start_audio_server  # noqa: E402
+
+RATE = 16000
+CHUNK = 160  # 10 ms
+THRESHOLD = 300  # RMS of int16 samples that counts as sound
+
+
+def synthesize(text: str, voice: str = "en-us", wpm: int = 170) -> bytes:
+    """16 kHz mono PCM16 of ``text`` with leading and trailing silence cut off."""
+    espeak = subprocess.run(["espeak-ng", "-v", voice, "-s", str(wpm), "--stdout", text],
+                            check=True, capture_output=True).stdout
+    raw = subprocess.run(["sox", "-t", "wav", "-", "-t", "raw", "-r", str(RATE), "-e", "signed", "-b", "16",
+                          "-c", "1", "-"], input=espeak, check=True, capture_output=True).stdout
+    samples = array.array("h", raw)
+    loud = [i for i, value in enumerate(samples) if abs(value) > 500]
+    return samples[loud[0]:loud[-1] + 1].tobytes()
+
+
+def rms(chunk: bytes) -> float:
+    samples = array.array("h", chunk)
+    return math.sqrt(sum(value * value for value in samples) / max(1, len(samples)))
+
+
+@dataclass
+class SpeakerWatch:
+    """The speaker's monitor, read in 10 ms chunks, each stamped with its arrival time."""
+
+    server: AudioServer
+    chunks: list[tuple[float, float]] = field(default_factory=list)  # (arrival, rms)
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def start(self) -> None:
+        self._process = subprocess.Popen(
+            ["parec", "-d", "spk.monitor", "--raw", "--format=s16le", f"--rate={RATE}", "--channels=1",
+             "--latency-msec=10"], stdout=subprocess.PIPE, env=self.server.env)
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        assert self._process.stdout is not None
+        while True:
+            data = self._process.stdout.read(CHUNK * 2)
+            if not data:
+                return
+            with self._lock:
+                self.chunks.append((time.monotonic(), rms(data)))
+
+    def stop(self) -> None:
+        self._process.terminate()
+        self._process.wait()
+
+    def quiet_for(self, seconds: float) -> bool:
+        now = time.monotonic()
+        with self._lock:
+            recent = [level for at, level in self.chunks if at >= now - seconds]
+            covered = bool(self.chunks) and self.chunks[0][0] <= now - seconds
+        return covered and all(level < THRESHOLD for level in recent)
+
+    def first_sound_after(self, start: float, timeout: float) -> float | None:
+        """When the first loud chunk after ``start`` began playing (its arrival minus its length)."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            with self._lock:
+                for at, level in self.chunks:
+                    if at - CHUNK / RATE >= start and level >= THRESHOLD:
+                        return at - CHUNK / RATE
+            time.sleep(0.01)
+        return None
+
+    def wait_quiet(self, seconds: float, timeout: float) -> bool:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.quiet_for(seconds):
+                return True
+            time.sleep(0.05)
+        return False
+
+
+class LineWatch:
+    """The game's printed lines, as they come."""
+
+    def __init__(self, stream) -> None:  # type: ignore[no-untyped-def]
+        self.lines: list[tuple[float, str]] = []
+        self._stream = stream
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        for line in self._stream:
+            self.lines.append((time.monotonic(), line.rstrip("\n")))
+
+    def since(self, at: float) -> list[str]:
+        return [line for when, line in self.lines if when >= at]
+
+
+def measure(server: AudioServer, command: list[str], turns: int, word: bytes, label: str,
+            answered: str | None) -> dict[str, object]:
+    """Say ``word`` ``turns`` times into a program and time the answers."""
+    watch = SpeakerWatch(server)
+    watch.start()
+    started = time.monotonic()
+    process = subprocess.Popen(command, env=server.env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                               stderr=subprocess.DEVNULL, text=True)
+    lines = LineWatch(process.stdout)
+    first_audio = watch.first_sound_after(started, timeout=30)
+    latencies: list[float] = []
+    misses = 0
+    try:
+        for _ in range(turns):
+            if not watch.wait_quiet(1.0, timeout=60):
+                break
+            if process.poll() is not None:
+                break
+            time.sleep(0.2)
+            _, done, when = server.say_and_mark(word)
+            done.wait(10)
+            end = when[0]
+            onset = watch.first_sound_after(end, timeout=10)
+            time.sleep(0.3)
+            if onset is None or (answered and not any(answered in line for line in lines.since(end - 0.5))):
+                misses += 1
+                continue
+            latencies.append((onset - end) * 1000)
+    finally:
+        if process.stdin:
+            with contextlib.suppress(OSError):
+                process.stdin.close()
+        process.terminate()
+        try:
+            process.wait(5)
+        except subprocess.TimeoutExpired:
+            process.kill()
+        watch.stop()
+    latencies.sort()
+    result: dict[str, object] = {"label": label, "turns": len(latencies), "missed": misses}
+    if latencies:
+        result["median_ms"] = round(statistics.median(latencies), 1)
+        result["p90_ms"] = round(latencies[max(0, math.ceil(0.9 * len(latencies)) - 1)], 1)
+        result["all_ms"] = [round(value, 1) for value in latencies]
+    if first_audio is not None:
+        result["startup_s"] = round(first_audio - started, 3)
+    return result
+
+
+PLAIN_LOOP = """
+import speech_recognition as sr, pyttsx3, sys
+recognizer = sr.Recognizer()
+engine = pyttsx3.init()
+with sr.Microphone(sample_rate=16000) as source:
+    engine.say("Say turn."); engine.runAndWait()
+    while True:
+        audio = recognizer.listen(source)
+        try:
+            heard = recognizer.recognize_sphinx(audio)
+        except sr.UnknownValueError:
+            continue
+        print("heard", heard, flush=True)
+        engine.say("You turned the four of clubs onto the seven of clubs.")
+        engine.runAndWait()
+"""
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--turns", type=int, default=10)
+    parser.add_argument("--skip-plain", action="store_true", help="measure only voice-rang")
+    args = parser.parse_args(argv)
+    server = start_audio_server()
+    try:
+        word = synthesize("turn")
+        game = [str(Path(sys.executable).parent / "voice-rang"), "play", "--seats", "2", "--beat", "0",
+                "--seed", "1", "--verbosity", "brief"]
+        ours = measure(server, game, args.turns, word, "voice-rang play", answered="You:")
+        results = [ours]
+        if not args.skip_plain:
+            plain = measure(server, [sys.executable, "-c", PLAIN_LOOP], args.turns, word,
+                            "plain SpeechRecognition + pyttsx3 loop", answered="heard")
+            results.append(plain)
+    finally:
+        server.stop()
+    for result in results:
+        print(f"{result['label']}: median {result.get('median_ms')} ms, p90 {result.get('p90_ms')} ms "
+              f"over {result['turns']} turns ({result['missed']} missed); start-up to first audio "
+              f"{result.get('startup_s')} s")
+    summary: dict[str, object] = {"ours": ours}
+    if len(results) > 1:
+        plain = results[1]
+        summary["plain"] = plain
+        if "median_ms" in ours and "median_ms" in plain:
+            summary["ratio"] = round(float(ours["median_ms"]) / float(plain["median_ms"]), 3)  # type: ignore[arg-type]
+            print(f"ratio ours/plain (median): {summary['ratio']}")
+    print(json.dumps(summary))
+    return 0
+
+
+if __name__ == "__main__":
+    if not shutil.which("pulseaudio"):
+        sys.exit("bench_latency needs PulseAudio: run scripts/dev setup")
+    os.environ.pop("PULSE_SERVER", None)
+    sys.exit(main())
