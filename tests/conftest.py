@@ -11,7 +11,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from audio_server import AudioServer, audio_server_available, start_audio_server  # noqa: E402
+from audio_server import AudioServer, audio_server_available, start_audio_server
 
 
 @pytest.fixture(scope="session")

@@ -66,11 +66,11 @@ def make_table(kinds: list[SeatKind] | None = None, deck: list[Card] | None = No
     narrator = Narrator.load("en", seats=len(kinds), listener=0 if kinds.count("person") == 1 else None,
                              kinds=kinds, cap=cap)
 
-    def new_game() -> Game:
-        return Game(len(kinds), Random(5), deck=deck, cap=cap)
+    def new_game(number: int) -> Game:
+        return Game(len(kinds), Random(5), deck=deck, cap=cap, number=number)
 
     table = Table(narrator, new_game, outputs, kinds=kinds, beat=beat, interactive=interactive,
-                  log=lambda events, game: log.append((game, events)), clock=clock)
+                  log=lambda events: log.append((events[0].game, events)), clock=clock)
     table.start()
     return table, outputs, clock, log
 

@@ -77,13 +77,13 @@ def simulate(
     shared = capped = 0
     started = last_report = time.perf_counter()
     for number in range(games):
-        game = Game(seats, rng, cap=cap)
+        game = Game(seats, rng, cap=cap, number=number)
         if log is None:
             result = game.play_out()
         else:
             events: list[Event] = [game.dealt]
             result = game.play_out(events.append)
-            log.write(encode_events(events, number))
+            log.write(encode_events(events))
         lengths.append(result.reveals)
         capped += result.reason == "cap"
         shared += len(result.winners) > 1

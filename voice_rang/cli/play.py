@@ -125,8 +125,8 @@ def run(args: argparse.Namespace) -> int:
         if speech is not None:
             stack.callback(speech.close)
 
-        def new_game() -> Game:
-            return Game(args.seats, rng, deck=deck, cap=args.cap)
+        def new_game(number: int) -> Game:
+            return Game(args.seats, rng, deck=deck, cap=args.cap, number=number)
 
         table = Table(narrator, new_game, outputs, kinds=kinds, beat=args.beat,
                       interactive=interactive, log=log)

@@ -1,6 +1,8 @@
 """Typed, immutable events: everything that changes in a game comes out as one of these.
 
-Events carry data, never wording (narration turns them into sentences) and never
+Every event carries the number of the game it belongs to (``game``, 0 for a single
+game) because every log line must, and encoding it as a field is far cheaper than
+splicing it into the JSON afterwards. Events carry data, never wording (narration turns them into sentences) and never
 hidden information: a stack is only ever a count, never an order. They are
 ``msgspec`` structs because a simulation makes millions of them; the ``event`` tag
 of each is the kind written in the JSON Lines log (see ``../shared/RULES.md``).
@@ -25,6 +27,7 @@ class Dealt(msgspec.Struct, frozen=True, gc=False, tag_field="event", tag="deal"
     seats: tuple[str, ...]
     stacks: tuple[int, ...]
     spares: tuple[Card, ...]
+    game: int = 0
 
 
 class Reshuffled(msgspec.Struct, frozen=True, gc=False, tag_field="event", tag="reshuffle"):
@@ -32,6 +35,7 @@ class Reshuffled(msgspec.Struct, frozen=True, gc=False, tag_field="event", tag="
 
     seat: int
     cards: int
+    game: int = 0
 
 
 class Revealed(msgspec.Struct, frozen=True, gc=False, tag_field="event", tag="reveal"):
@@ -46,12 +50,14 @@ class Revealed(msgspec.Struct, frozen=True, gc=False, tag_field="event", tag="re
     stacks: tuple[int, ...]
     collected: tuple[int, ...]
     pile: int
+    game: int = 0
 
 
 class WentOut(msgspec.Struct, frozen=True, gc=False, tag_field="event", tag="out"):
     """A seat missed with its last card and nothing collected: it plays no more."""
 
     seat: int
+    game: int = 0
 
 
 class GameOver(msgspec.Struct, frozen=True, gc=False, tag_field="event", tag="end"):
@@ -61,6 +67,7 @@ class GameOver(msgspec.Struct, frozen=True, gc=False, tag_field="event", tag="en
     reason: EndReason
     winners: tuple[int, ...]
     cards: tuple[int, ...]
+    game: int = 0
 
 
 Event = Dealt | Reshuffled | Revealed | WentOut | GameOver

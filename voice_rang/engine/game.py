@@ -73,6 +73,7 @@ class Game:
         *,
         deck: Sequence[Card] | None = None,
         cap: int = DEFAULT_CAP,
+        number: int = 0,
     ) -> None:
         if not MIN_SEATS <= seats <= MAX_SEATS:
             raise ValueError(f"a game has {MIN_SEATS} to {MAX_SEATS} seats, not {seats}")
@@ -91,6 +92,8 @@ class Game:
         per_seat = 52 // seats
         self.seats = seats
         self.cap = cap
+        self.number = number
+        """Which game of a series this is (0 for a single game): every event carries it."""
         self.names = seat_names(seats)
         self._rng = rng
         # A stack is a list whose last element is its top card.
@@ -108,6 +111,7 @@ class Game:
             seats=self.names,
             stacks=self.stack_counts(),
             spares=tuple(self._pile),
+            game=number,
         )
         """The deal, as an event: the first thing a log or a narration says."""
 
@@ -181,6 +185,7 @@ class Game:
         # cheaper than measuring every stack for every reveal event.
         stack_n, collected_n = self._stack_n, self._collected_n
         seats_in, at, n, cap, extra = self._in, self._at, self.reveals, self.cap, self._extra
+        number = self.number
         shuffle = self._rng.shuffle
         left = reveals
         while left:
@@ -194,7 +199,7 @@ class Game:
                 stack_n[seat] = collected_n[seat]
                 collected_n[seat] = 0
                 if emit is not None:
-                    emit(Reshuffled(seat, len(stack)))
+                    emit(Reshuffled(seat, len(stack), number))
             card = stack.pop()
             stack_n[seat] -= 1
             n += 1
@@ -204,7 +209,7 @@ class Game:
                 pile.append(card)
                 if emit is not None:
                     emit(Revealed(n, seat, card, None, False, 0,
-                                  tuple(stack_n), tuple(collected_n), 1))
+                                  tuple(stack_n), tuple(collected_n), 1, number))
                 at += 1
             else:
                 under = pile[-1] if pile else None
@@ -219,16 +224,16 @@ class Game:
                         left += 1
                     if emit is not None:
                         emit(Revealed(n, seat, card, under, True, moved,
-                                      tuple(stack_n), tuple(collected_n), 0))
+                                      tuple(stack_n), tuple(collected_n), 0, number))
                 else:
                     pile.append(card)
                     if emit is not None:
                         emit(Revealed(n, seat, card, under, False, 0,
-                                      tuple(stack_n), tuple(collected_n), len(pile)))
+                                      tuple(stack_n), tuple(collected_n), len(pile), number))
                     if not stack and not collected[seat]:
                         del seats_in[at]
                         if emit is not None:
-                            emit(WentOut(seat))
+                            emit(WentOut(seat, number))
                         if len(seats_in) == 1:
                             break
                     else:
@@ -248,9 +253,9 @@ class Game:
     def _finish(self) -> GameOver:
         cards = tuple(len(s) + len(c) for s, c in zip(self._stacks, self._collected, strict=True))
         if len(self._in) == 1:
-            return GameOver(self.reveals, "last seat", (self._in[0],), cards)
+            return GameOver(self.reveals, "last seat", (self._in[0],), cards, self.number)
         most = max(cards)
         winners = tuple(seat for seat, held in enumerate(cards) if held == most)
-        return GameOver(self.reveals, "cap", winners, cards)
+        return GameOver(self.reveals, "cap", winners, cards, self.number)
 
 

@@ -1,16 +1,16 @@
 """The event log: JSON Lines exactly as ``../shared/RULES.md`` specifies.
 
 Writing is on the hot path of ``simulate --jsonl`` (every reveal of every game),
-so a whole game's events are encoded in one call and the ``game`` number is
-spliced in afterwards; the encoder writes cards as their codes because
+so a whole game's events are encoded in one call; every event already carries its
+``game`` number, and the encoder writes cards as their codes because
 :class:`~voice_rang.engine.cards.Card` is an enum whose value is the code.
 
 >>> from random import Random
 >>> from voice_rang.engine.game import Game
->>> game = Game(2, Random(7))
->>> lines = encode_events([game.dealt], game=3).decode().splitlines()
+>>> game = Game(2, Random(7), number=3)
+>>> lines = encode_events([game.dealt]).decode().splitlines()
 >>> lines[0][:60]
-'{"game":3,"event":"deal","seats":["host","guest 1"],"stacks"'
+'{"event":"deal","seats":["host","guest 1"],"stacks":[26,26],'
 >>> decode_line(lines[0])["stacks"]
 [26, 26]
 """
@@ -27,17 +27,15 @@ from .events import Event
 __all__ = ["LogError", "decode_line", "encode_events"]
 
 _ENCODER = msgspec.json.Encoder()
-_EVENT_KEY = b'{"event":'
 
 
 class LogError(ValueError):
     """A line of a log that is not a well-formed event."""
 
 
-def encode_events(events: Iterable[Event], game: int = 0) -> bytes:
+def encode_events(events: Iterable[Event]) -> bytes:
     """Encode events as JSON Lines (one object per line, each ending in a newline)."""
-    body = _ENCODER.encode_lines(events)
-    return body.replace(_EVENT_KEY, b'{"game":%d,"event":' % game)
+    return _ENCODER.encode_lines(events)
 
 
 def decode_line(line: str | bytes) -> dict[str, Any]:

@@ -92,8 +92,8 @@ class LogFile:
     def __init__(self, stream: BinaryIO) -> None:
         self._stream = stream
 
-    def __call__(self, events: list[Event], game: int) -> None:
-        self._stream.write(encode_events(events, game))
+    def __call__(self, events: list[Event]) -> None:
+        self._stream.write(encode_events(events))
         self._stream.flush()
 
 

@@ -20,8 +20,8 @@ from ..narration import VERBOSITIES, Narrator, SeatView
 __all__ = ["EventLog", "Outputs", "SeatKind", "Table"]
 
 SeatKind = Literal["person", "computer"]
-EventLog = Callable[[list[Event], int], None]
-"""Receives each batch of events with the game number, for ``--log``."""
+EventLog = Callable[[list[Event]], None]
+"""Receives each batch of events, for ``--log``."""
 
 
 class Outputs(Protocol):
@@ -47,7 +47,7 @@ class Table:
     def __init__(
         self,
         narrator: Narrator,
-        new_game: Callable[[], Game],
+        new_game: Callable[[int], Game],
         outputs: Outputs,
         *,
         kinds: list[SeatKind],
@@ -80,8 +80,8 @@ class Table:
 
     def start(self) -> None:
         """Deal a new game and say so; auto-reveal starts off for everyone."""
-        self.game = self._new_game()
         self.game_number += 1
+        self.game = self._new_game(self.game_number)
         self.auto = [False] * len(self.kinds)
         self.due = None
         self._record([self.game.dealt])
@@ -107,7 +107,7 @@ class Table:
 
     def _record(self, events: list[Event]) -> None:
         if self._log is not None:
-            self._log(events, self.game_number)
+            self._log(events)
 
     # ----- whose turn ----------------------------------------------------------------------
 
