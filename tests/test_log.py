@@ -48,7 +48,7 @@ def test_every_line_is_one_object_with_event_first_and_the_game_number() -> None
     for line in game_lines(3, 1):
         value = json.loads(line)
         assert isinstance(value, dict)
-        assert list(value)[0] == "event"
+        assert next(iter(value)) == "event"
         assert value["game"] == 0
 
 
