@@ -1,15 +1,164 @@
-"""``voice-rang doctor``."""
+"""``voice-rang doctor``: what works for speech and sound here, what is missing, how to fix it.
+
+One finding per line, the important words first ("Speech output works", "No microphone
+found"), the exact fix after a colon. Exit 0 when spoken output works, 1 when it does not; the
+game still runs as text then. Nothing here ends in a traceback: every check catches its own
+failure and says it in a sentence. The C libraries' start-up noise is kept off the terminal.
+"""
 
 from __future__ import annotations
 
 import argparse
+import sys
+from collections.abc import Callable
+from typing import Any
 
-from . import UsageError
+__all__ = ["add_arguments", "run"]
+
+_SHOW_VOICES = 5
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    del parser
+    parser.add_argument("--device", metavar="NAME_OR_NUMBER", default=None,
+                        help="check this output device instead of the default")
+    parser.add_argument("--voice", default=None, help="check this voice instead of the default")
+    parser.add_argument("--say", action="store_true",
+                        help="also speak a short test sentence through the speaker")
+    parser.add_argument("--all-voices", action="store_true", help="list every voice")
+
+
+def _device_arg(value: str | None) -> str | int | None:
+    if value is not None and value.strip().isdigit():
+        return int(value)
+    return value
 
 
 def run(args: argparse.Namespace) -> int:
-    raise UsageError("not available yet")
+    lines: list[str] = []
+
+    def say(line: str) -> None:
+        lines.append(line)
+        print(line, flush=True)
+
+    try:
+        return _check(args, say)
+    except KeyboardInterrupt:
+        raise
+    except Exception as error:  # the doctor must never show a traceback
+        say(f"Doctor could not finish ({type(error).__name__}: {error}): "
+            "please report this line.")
+        return 1
+
+
+def _check(args: argparse.Namespace, say: Callable[[str], None]) -> int:
+    from voice_rang.speech.devices import AudioDevice, describe_devices, list_devices
+
+    synth_ok = _check_synthesizer(args, say)
+
+    devices: list[AudioDevice] = []
+    try:
+        devices = list_devices()
+    except ImportError:
+        say("No PyAudio: install it with scripts/dev setup (it needs portaudio19-dev).")
+    except Exception as error:
+        say(f"Audio system failed to start ({error}): "
+            "check that PulseAudio or PipeWire is running, then run voice-rang doctor again.")
+
+    outputs = describe_devices(devices, output=True)
+    inputs = describe_devices(devices, output=False)
+    if outputs:
+        say(f"Output devices: {outputs}.")
+    else:
+        say("No speaker or headphones found: plug one in, or start PulseAudio or PipeWire, "
+            "and run voice-rang doctor again; meanwhile play with your screen reader.")
+    if inputs:
+        say(f"Input devices: {inputs}.")
+    else:
+        say("No microphone found: play by keyboard, or plug one in and run voice-rang doctor "
+            "again.")
+
+    speech_ok = False
+    if synth_ok and outputs:
+        speech_ok = _check_speech(args, say)
+    if speech_ok:
+        say("Ready: voice-rang will speak; screen-reader users can turn our voice off "
+            "and read the lines instead.")
+    else:
+        say("Speech output missing: the game still works as text lines for your screen reader.")
+    return 0 if speech_ok else 1
+
+
+def _check_synthesizer(args: argparse.Namespace, say: Callable[[str], None]) -> bool:
+    from voice_rang.speech.synth import SynthUnavailable, open_synthesizer
+
+    try:
+        synth = open_synthesizer()
+        voices = synth.voices()
+    except SynthUnavailable as error:
+        say(str(error))
+        return False
+    except Exception as error:
+        say(f"Speech synthesizer failed ({error}): reinstall espeak-ng, "
+            "then run voice-rang doctor again.")
+        return False
+    if not voices:
+        say("No voices installed: install espeak-ng-data, then run voice-rang doctor again.")
+        return False
+    if args.all_voices:
+        shown = voices
+    else:
+        default = getattr(synth, "default_voice", lambda: None)()
+        first = [voice for voice in voices if default in (voice.id, voice.name)]
+        english = [voice for voice in voices if voice.name.startswith("English")]
+        shown = list(dict.fromkeys(first + english + voices))[:_SHOW_VOICES]
+    names = ", ".join(f"{voice.name} ({voice.id})" for voice in shown)
+    more = "" if args.all_voices or len(voices) <= _SHOW_VOICES else (
+        "; see them all with voice-rang doctor --all-voices")
+    say(f"Speech synthesizer works: {synth.name} through pyttsx3, {len(voices)} voices, "
+        f"for example {names}{more}.")
+    if args.voice:
+        try:
+            chosen = synth.check_voice(args.voice)
+        except SynthUnavailable as error:
+            say(str(error))
+            return False
+        say(f"Voice found: {args.voice} is {chosen}.")
+    return True
+
+
+def _check_speech(args: argparse.Namespace, say: Callable[[str], None]) -> bool:
+    from voice_rang.messages import Message
+    from voice_rang.speech.spoken import SpeechOutput, SpeechUnavailable
+
+    speech: Any = None
+    try:
+        speech = SpeechOutput(voice=args.voice, device=_device_arg(args.device))
+    except SpeechUnavailable as error:
+        say(error.reason)
+        return False
+    except Exception as error:
+        say(f"Speech output failed ({error}): run voice-rang doctor again after "
+            "checking the speaker.")
+        return False
+    try:
+        say(f"Speech output works: through {speech.device_name}, at {speech.rate} words a "
+            f"minute, {speech.output_latency * 1000:.0f} ms output latency.")
+        if args.say:
+            speech.say(Message("Speech works. This is voice-rang."))
+            if not speech.wait_until_done(timeout=15):
+                say("Test sentence did not finish in time: the speaker may be stuck.")
+                return False
+            if speech.failure:
+                say(speech.failure)
+                return False
+            say("Test sentence spoken: if you heard nothing, check the volume and the "
+                "speaker, or choose another with --device.")
+        return True
+    finally:
+        speech.close()
+
+
+if __name__ == "__main__":
+    main_parser = argparse.ArgumentParser(prog="voice-rang doctor")
+    add_arguments(main_parser)
+    sys.exit(run(main_parser.parse_args()))

@@ -1,0 +1,95 @@
+"""Devices found quietly, chosen by name or number, and ``voice-rang doctor``'s answers."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+from voice_rang.speech.devices import AudioDevice, DeviceNotFound, find_output_device
+
+DEVICES = [
+    AudioDevice(0, "pulse", "ALSA", 32, 32, 44100.0),
+    AudioDevice(1, "default", "ALSA", 32, 32, 44100.0, is_default_output=True,
+                is_default_input=True),
+    AudioDevice(2, "USB Headset: Audio (hw:2,0)", "ALSA", 2, 1, 48000.0),
+    AudioDevice(3, "Webcam Mic (hw:3,0)", "ALSA", 0, 1, 16000.0),
+]
+
+
+def no_server_env() -> dict[str, str]:
+    env = dict(os.environ)
+    env["PULSE_SERVER"] = "unix:/nonexistent/voice-rang-test"
+    return env
+
+
+def test_default_output_is_chosen_when_none_is_asked_for() -> None:
+    assert find_output_device(DEVICES, None).name == "default"
+
+
+def test_output_is_found_by_number_or_part_of_its_name() -> None:
+    assert find_output_device(DEVICES, 2).index == 2
+    assert find_output_device(DEVICES, "2").index == 2
+    assert find_output_device(DEVICES, "usb").index == 2
+    assert find_output_device(DEVICES, "PULSE").index == 0
+
+
+def test_input_only_devices_are_not_outputs() -> None:
+    with pytest.raises(DeviceNotFound, match="No audio output named 'Webcam'"):
+        find_output_device(DEVICES, "Webcam")
+    with pytest.raises(DeviceNotFound, match="No audio output number 3"):
+        find_output_device(DEVICES, 3)
+
+
+def test_no_outputs_at_all_says_what_to_do() -> None:
+    with pytest.raises(DeviceNotFound, match=r"^No speaker or headphones found: plug one in"):
+        find_output_device(DEVICES[3:], None)
+
+
+def test_starting_portaudio_prints_nothing_to_stderr() -> None:
+    code = (
+        "from voice_rang.speech.devices import list_devices, open_pyaudio, terminate_pyaudio\n"
+        "pa = open_pyaudio(); print(len(list_devices(pa))); terminate_pyaudio(pa)\n"
+        "import sys; print('still heard', file=sys.stderr)\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                            env=no_server_env(), timeout=60)
+    assert result.returncode == 0
+    assert result.stderr == "still heard\n", result.stderr[:500]
+
+
+def run_doctor(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "voice_rang", "doctor", *args],
+                          capture_output=True, text=True, env=env, timeout=60)
+
+
+def test_doctor_without_sound_says_what_is_missing_and_exits_1() -> None:
+    result = run_doctor(no_server_env())
+    assert result.returncode == 1
+    assert result.stderr == ""
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("Speech synthesizer works: espeak-ng")
+    assert any(line.startswith("No speaker or headphones found:") for line in lines)
+    assert any(line.startswith("No microphone found: play by keyboard") for line in lines)
+    assert lines[-1].startswith("Speech output missing:")
+
+
+@pytest.mark.audio
+def test_doctor_with_a_speaker_lists_devices_and_exits_0(audio_server: object) -> None:
+    result = run_doctor(dict(os.environ))
+    assert result.returncode == 0, result.stdout
+    assert result.stderr == ""
+    text = result.stdout
+    assert "Output devices: " in text and "Input devices: " in text
+    assert "Speech output works: through default" in text
+    assert "Traceback" not in text
+
+
+@pytest.mark.audio
+def test_doctor_with_a_missing_device_names_it_and_exits_1(audio_server: object) -> None:
+    result = run_doctor(dict(os.environ), "--device", "nonexistent speaker")
+    assert result.returncode == 1
+    assert "No audio output named 'nonexistent speaker'" in result.stdout
+    assert result.stderr == ""

@@ -1,0 +1,407 @@
+"""SpeechOutput on real parts: espeak-ng through pyttsx3, PortAudio, a private PulseAudio sink.
+
+What reaches the speaker is read back from the sink's monitor with ``parec``; every block is
+stamped on arrival with ``time.monotonic()`` so sound can be placed on the same clock as
+``say()``, ``stop()`` and the activity callbacks. (A recording started and stopped per test
+would not do: on a PulseAudio null sink every monitor stream that connects or leaves stalls
+playback for a second or two, so one tap runs for the whole module, started before the test
+speech and warmed through once.)
+"""
+
+from __future__ import annotations
+
+import array
+import bisect
+import math
+import os
+import subprocess
+import threading
+import time
+from collections.abc import Iterator
+
+import pytest
+
+from voice_rang.messages import Message, Priority
+from voice_rang.speech import SpeechOutput, SpeechUnavailable, TextOutput
+
+pytestmark = pytest.mark.audio
+
+RATE = 16000
+LOUD = 300.0  # RMS of speech here is in the thousands; of the silent sink, 0
+QUIET = 30.0
+
+LONG = (
+    "Guest one revealed the queen of hearts, then the seven of clubs, then the ace of "
+    "spades, and the pile now holds twenty three cards, the longest pile of the game so far."
+)
+
+
+class SpeakerTap:
+    """The speaker's monitor as samples on the ``time.monotonic()`` clock.
+
+    Each block read from ``parec`` is stamped on arrival. A sample's time is the earliest
+    stamp, among the block holding it and the blocks up to a third of a second after, minus
+    the samples in between: the least delayed nearby block wins, and a stall of the sink
+    (which halts the monitor's sample clock) never shifts the times of samples before it.
+    """
+
+    HORIZON = RATE // 3
+
+    def __init__(self, env: dict[str, str]) -> None:
+        self._process = subprocess.Popen(
+            ["parec", "-d", "spk.monitor", f"--rate={RATE}", "--channels=1",
+             "--format=s16le", "--latency-msec=5", "--raw"],
+            env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+        )
+        self._samples = array.array("h")
+        self._ends: list[int] = []
+        self._arrivals: list[float] = []
+        self._lock = threading.Lock()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        assert self._process.stdout is not None
+        fd = self._process.stdout.fileno()
+        pending = b""
+        while block := os.read(fd, 4096):
+            arrived = time.monotonic()
+            pending += block
+            usable = len(pending) - len(pending) % 2
+            with self._lock:
+                self._samples.frombytes(pending[:usable])
+                self._ends.append(len(self._samples))
+                self._arrivals.append(arrived)
+            pending = pending[usable:]
+
+    def _time_of(self, index: int) -> float:
+        """Called with the lock held."""
+        ends, arrivals = self._ends, self._arrivals
+        block = bisect.bisect_right(ends, index)
+        if block >= len(ends):
+            return arrivals[-1] + (index - ends[-1]) / RATE
+        best = arrivals[block] - (ends[block] - index) / RATE
+        block += 1
+        while block < len(ends) and ends[block] - index <= self.HORIZON:
+            best = min(best, arrivals[block] - (ends[block] - index) / RATE)
+            block += 1
+        return best
+
+    def _index_of(self, when: float) -> int:
+        """The first sample played at or after ``when`` (lock held)."""
+        low, high = 0, len(self._samples)
+        while low < high:
+            middle = (low + high) // 2
+            if self._time_of(middle) < when:
+                low = middle + 1
+            else:
+                high = middle
+        return low
+
+    def has_audio(self) -> bool:
+        with self._lock:
+            return len(self._samples) > 0
+
+    def _window(self, start: float, end: float) -> tuple[array.array[int], list[float]]:
+        """The samples played between two monotonic times, and each one's time."""
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline:
+            with self._lock:
+                if self._arrivals and self._arrivals[-1] >= end + 0.4:
+                    first, last = self._index_of(start), self._index_of(end)
+                    return self._samples[first:last], [first, last]  # type: ignore[return-value]
+            time.sleep(0.01)
+        raise AssertionError("the speaker monitor stopped delivering audio")
+
+    def rms(self, start: float, end: float) -> float:
+        """Root-mean-square level of what played between two monotonic times."""
+        samples, _ = self._window(start, end)
+        return math.sqrt(sum(s * s for s in samples) / len(samples)) if samples else 0.0
+
+    def sound_span(self, start: float, end: float, level: int = 500) -> tuple[float, float] | None:
+        """Monotonic times of the first and last loud sample in a window, or None."""
+        samples, (first, _) = self._window(start, end)
+        loud = [i for i, value in enumerate(samples) if abs(value) > level]
+        if not loud:
+            return None
+        with self._lock:
+            return self._time_of(first + loud[0]), self._time_of(first + loud[-1])
+
+    def close(self) -> None:
+        self._process.terminate()
+        self._process.wait(timeout=5)
+
+
+class Activity:
+    """Records activity callbacks; ``starts``/``ends`` are monotonic times."""
+
+    def __init__(self) -> None:
+        self.events: list[tuple[bool, float]] = []
+        self.started = threading.Event()
+
+    def __call__(self, active: bool, when: float) -> None:
+        self.events.append((active, when))
+        if active:
+            self.started.set()
+
+    @property
+    def starts(self) -> list[float]:
+        return [when for active, when in self.events if active]
+
+    @property
+    def ends(self) -> list[float]:
+        return [when for active, when in self.events if not active]
+
+
+@pytest.fixture(scope="module")
+def speech(audio_server: object) -> Iterator[SpeechOutput]:
+    output = SpeechOutput()
+    yield output
+    output.close()
+
+
+@pytest.fixture(scope="module")
+def tap(audio_server: object, speech: SpeechOutput) -> Iterator[SpeakerTap]:
+    speaker = SpeakerTap(dict(os.environ))
+    deadline = time.monotonic() + 10
+    while not speaker.has_audio() and time.monotonic() < deadline:
+        time.sleep(0.02)
+    # Absorb the sink's stall on a new monitor stream before any test listens.
+    speech.say(Message("Ready."))
+    assert speech.wait_until_done(timeout=10)
+    time.sleep(0.5)
+    yield speaker
+    speaker.close()
+
+
+@pytest.fixture
+def activity(speech: SpeechOutput, tap: SpeakerTap) -> Iterator[Activity]:
+    speech.stop()
+    assert speech.wait_until_done(timeout=5)
+    time.sleep(0.2)
+    recorder = Activity()
+    speech.add_activity_listener(recorder)
+    yield recorder
+    speech.remove_activity_listener(recorder)
+    speech.stop()
+    speech.wait_until_done(timeout=5)
+
+
+def test_speech_reaches_the_speaker_soon_after_say(
+    speech: SpeechOutput, tap: SpeakerTap, activity: Activity
+) -> None:
+    said = time.monotonic()
+    speech.say(Message("Your turn. Say reveal."))
+    assert speech.wait_until_done(timeout=10)
+    assert tap.rms(said - 0.3, said) < QUIET
+    span = tap.sound_span(said, activity.ends[-1] + 0.3)
+    assert span is not None, "nothing reached the speaker"
+    assert span[0] - said < 0.5
+    assert tap.rms(span[0], span[1]) > LOUD
+
+
+def test_activity_callbacks_bracket_the_sound(
+    speech: SpeechOutput, tap: SpeakerTap, activity: Activity
+) -> None:
+    said = time.monotonic()
+    speech.say(Message("Guest two revealed the king of spades."))
+    assert speech.wait_until_done(timeout=10)
+    assert [active for active, _ in activity.events] == [True, False]
+    (start,), (end,) = activity.starts, activity.ends
+    span = tap.sound_span(said, end + 1.0)
+    assert span is not None
+    first_sound, last_sound = span
+    assert start <= first_sound + 0.02, "started was reported after the sound began"
+    assert last_sound <= end + 0.1, "ended was reported long before the sound ended"
+    assert end - last_sound < 0.3, "ended was reported long after the sound ended"
+    assert not speech.is_speaking or time.monotonic() < end + 0.2
+
+
+def test_stop_silences_within_a_tenth_of_a_second_and_drops_the_rest(
+    speech: SpeechOutput, tap: SpeakerTap, activity: Activity
+) -> None:
+    speech.say(Message(LONG))
+    speech.say(Message("This queued message must never be heard."))
+    assert activity.started.wait(timeout=5)
+    time.sleep(0.6)
+    assert speech.is_speaking
+    stopped = time.monotonic()
+    speech.stop()
+    assert speech.wait_until_done(timeout=1)
+    assert time.monotonic() - stopped < 0.3
+    time.sleep(1.5)
+    assert tap.rms(stopped - 0.4, stopped) > LOUD, "it was not speaking before stop()"
+    assert tap.rms(stopped + 0.1, stopped + 1.5) < QUIET, "sound went on after stop()"
+    assert activity.ends and activity.ends[-1] - stopped < 0.1
+    assert speech.spoken_texts[-1] == " ".join(LONG.split())
+    assert not speech.is_speaking
+
+
+def test_urgent_message_cuts_a_chatty_one_at_once(
+    speech: SpeechOutput, tap: SpeakerTap, activity: Activity
+) -> None:
+    speech.say(Message(LONG, Priority.CHATTY))
+    speech.say(Message("Older chatter that nobody needs now.", Priority.CHATTY))
+    assert activity.started.wait(timeout=5)
+    time.sleep(0.5)
+    urgent_at = time.monotonic()
+    speech.say(Message("Your turn.", Priority.URGENT))
+    assert speech.wait_until_done(timeout=10)
+    spoken = speech.spoken_texts
+    assert spoken[-2:] == [" ".join(LONG.split()), "Your turn."]
+    assert len(activity.starts) == 2
+    chatty_end, urgent_start = activity.ends[0], activity.starts[1]
+    assert chatty_end - urgent_at < 0.1
+    assert urgent_start - urgent_at < 0.2
+    # The chatty message's remaining seconds never played: all sound is over quickly.
+    span = tap.sound_span(urgent_at - 0.2, urgent_at + 2)
+    assert span is not None and span[1] - urgent_at < 1.5
+
+
+def test_messages_play_in_order_and_old_chatter_is_dropped_when_it_piles_up(
+    speech: SpeechOutput, activity: Activity
+) -> None:
+    speech.say(Message("One.", Priority.NORMAL))
+    assert activity.started.wait(timeout=5)  # "One." plays; the rest wait behind it
+    for n in ("two", "three", "four", "five"):
+        speech.say(Message(f"Chatter {n}.", Priority.CHATTY))
+    speech.say(Message("Six.", Priority.NORMAL))
+    assert speech.wait_until_done(timeout=15)
+    heard = speech.spoken_texts[-3:]
+    assert heard == ["One.", "Chatter five.", "Six."]
+
+
+def test_urgent_never_cuts_an_equally_urgent_message(
+    speech: SpeechOutput, activity: Activity
+) -> None:
+    speech.say(Message("Game over.", Priority.URGENT))
+    speech.say(Message("You won.", Priority.URGENT))
+    assert speech.wait_until_done(timeout=10)
+    assert speech.spoken_texts[-2:] == ["Game over.", "You won."]
+
+
+def test_printed_and_spoken_text_are_the_same_messages(
+    speech: SpeechOutput, activity: Activity
+) -> None:
+    import io
+
+    printed = io.StringIO()
+    text = TextOutput(printed)
+    before = len(speech.spoken_texts)
+    for message in (Message("Your turn."), Message("Guest one revealed\nthe two of clubs.")):
+        text.say(message)
+        speech.say(message)
+    assert speech.wait_until_done(timeout=10)
+    assert speech.spoken_texts[before:] == text.lines
+    assert printed.getvalue().splitlines() == text.lines
+
+
+def test_prepared_message_is_spoken_the_same(speech: SpeechOutput, activity: Activity) -> None:
+    message = Message("Say reveal, or press space.")
+    speech.prepare(message)
+    time.sleep(0.1)
+    said = time.monotonic()
+    speech.say(message)
+    assert activity.started.wait(timeout=2)
+    assert activity.starts[0] - said < 0.1
+    assert speech.wait_until_done(timeout=10)
+    assert speech.spoken_texts[-1] == message.text
+
+
+def test_rate_steps_and_clamps(speech: SpeechOutput) -> None:
+    original = speech.rate
+    try:
+        speech.set_rate(440)
+        assert speech.faster() == 450
+        speech.set_rate(10)
+        assert speech.rate == 80
+        assert speech.slower() == 80
+        assert speech.faster() == 105
+    finally:
+        speech.set_rate(original)
+
+
+def test_unknown_output_device_raises_one_clear_sentence(audio_server: object) -> None:
+    with pytest.raises(SpeechUnavailable) as raised:
+        SpeechOutput(device="no such speaker anywhere")
+    reason = raised.value.reason
+    assert "no such speaker anywhere" in reason and "voice-rang doctor" in reason
+    assert reason.count(".") == 1 and "\n" not in reason
+
+
+def test_unknown_voice_raises_one_clear_sentence(audio_server: object) -> None:
+    with pytest.raises(SpeechUnavailable, match="No voice named 'nobody at all'"):
+        SpeechOutput(voice="nobody at all")
+
+
+def test_lost_device_is_reported_once_and_later_says_do_nothing(audio_server: object) -> None:
+    from audio_server import start_audio_server
+
+    second = start_audio_server()  # a sound server of its own, to pull the plug on
+    saved = os.environ.get("PULSE_SERVER")
+    os.environ["PULSE_SERVER"] = second.server
+    try:
+        failures: list[str] = []
+        lost = threading.Event()
+        speech = SpeechOutput(on_failure=lambda reason: (failures.append(reason), lost.set()))
+    finally:
+        if saved is not None:
+            os.environ["PULSE_SERVER"] = saved
+    try:
+        activity = Activity()
+        speech.add_activity_listener(activity)
+        speech.say(Message(LONG))
+        assert activity.started.wait(timeout=5)
+        second.stop()  # the device disappears mid-sentence
+        assert lost.wait(timeout=6), "the lost device was never reported"
+        started = time.monotonic()
+        speech.say(Message("Anyone there?"))
+        speech.say(Message("Your turn.", Priority.URGENT))
+        speech.stop()
+        assert speech.wait_until_done(timeout=1)
+        assert time.monotonic() - started < 0.5
+        assert not speech.is_speaking or time.monotonic() - started < 0.2
+        time.sleep(0.3)
+        assert len(failures) == 1
+        assert failures[0].startswith("Speech output lost") and "text" in failures[0]
+        assert speech.failure == failures[0]
+        assert activity.events[-1][0] is False
+    finally:
+        speech.close()
+        second.stop()
+
+
+def test_frozen_sound_server_is_reported_and_never_blocks_the_game(audio_server: object) -> None:
+    import signal
+
+    from audio_server import start_audio_server
+
+    second = start_audio_server()
+    pid = int((second.runtime / "pulse" / "pid").read_text().split()[0])
+    saved = os.environ.get("PULSE_SERVER")
+    os.environ["PULSE_SERVER"] = second.server
+    try:
+        lost = threading.Event()
+        speech = SpeechOutput(on_failure=lambda reason: lost.set(), stall_timeout=2.5)
+    finally:
+        if saved is not None:
+            os.environ["PULSE_SERVER"] = saved
+    activity = Activity()
+    speech.add_activity_listener(activity)
+    try:
+        speech.say(Message(LONG))
+        assert activity.started.wait(timeout=5)
+        os.kill(pid, signal.SIGSTOP)  # the server hangs instead of going away
+        started = time.monotonic()
+        speech.say(Message("Your turn.", Priority.URGENT))
+        speech.stop()
+        speech.prepare(Message("Say reveal."))
+        assert time.monotonic() - started < 0.1
+        assert lost.wait(timeout=10), "a frozen device was never reported"
+        assert speech.wait_until_done(timeout=1)
+        assert [active for active, _ in activity.events].count(False) == len(activity.starts)
+    finally:
+        os.kill(pid, signal.SIGCONT)
+        closing = time.monotonic()
+        speech.close()
+        assert time.monotonic() - closing < 2.5
+        second.stop()

@@ -1,0 +1,255 @@
+"""Audio devices and voices, found quietly.
+
+PortAudio probes every ALSA, JACK and OSS device it knows about when it starts, and on a
+machine without a sound card (or with PulseAudio in front of one) the C libraries print pages
+of ``ALSA lib ... cannot find card '0'`` to the process's stderr. A screen-reader user hears
+every one of those lines, so nothing here lets them through: :func:`quiet_pyaudio` installs a
+silent ALSA error handler (once, for the life of the process) and points file descriptor 2 at
+``/dev/null`` while PortAudio initialises or opens a stream. The microphone code reuses it.
+
+``pyaudio`` is imported only inside the functions, so importing this module stays cheap and
+works where PortAudio is missing.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+import os
+import sys
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = [
+    "AudioDevice",
+    "DeviceNotFound",
+    "describe_devices",
+    "find_output_device",
+    "list_devices",
+    "open_pyaudio",
+    "quiet_pyaudio",
+    "silence_alsa_errors",
+    "terminate_pyaudio",
+]
+
+
+class DeviceNotFound(LookupError):
+    """No device matches what was asked for; the message is one sentence for a person."""
+
+
+@dataclass(frozen=True)
+class AudioDevice:
+    """One PortAudio device as a person would pick it: by index or by (part of) its name."""
+
+    index: int
+    name: str
+    host_api: str
+    output_channels: int
+    input_channels: int
+    default_sample_rate: float
+    is_default_output: bool = False
+    is_default_input: bool = False
+
+    @property
+    def is_output(self) -> bool:
+        return self.output_channels > 0
+
+    @property
+    def is_input(self) -> bool:
+        return self.input_channels > 0
+
+
+# ----- keeping C libraries quiet ---------------------------------------------------------------
+
+_ALSA_HANDLER_TYPE = ctypes.CFUNCTYPE(
+    None, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p
+)
+_alsa_handler: Any = None
+_alsa_lock = threading.Lock()
+_fd_lock = threading.RLock()
+_fd_depth = 0
+_saved_fd: int | None = None
+
+
+def _ignore_alsa_error(
+    filename: bytes | None, line: int, function: bytes | None, err: int, fmt: bytes | None
+) -> None:
+    """ALSA's error handler is variadic; ignoring every argument makes the fixed prototype safe."""
+    del filename, line, function, err, fmt
+
+
+def silence_alsa_errors() -> bool:
+    """Install a no-op ALSA error handler for the whole process; True if ALSA is present.
+
+    Unlike the stderr redirection this also covers messages printed later (an underrun, a
+    device that disappears mid-game) without hiding anything else the program writes.
+    """
+    global _alsa_handler
+    with _alsa_lock:
+        if _alsa_handler is not None:
+            return True
+        if not sys.platform.startswith("linux"):
+            return False
+        name = ctypes.util.find_library("asound") or "libasound.so.2"
+        try:
+            asound = ctypes.CDLL(name)
+            handler = _ALSA_HANDLER_TYPE(_ignore_alsa_error)
+            asound.snd_lib_error_set_handler(handler)
+        except (OSError, AttributeError):
+            return False
+        _alsa_handler = handler  # must outlive every ALSA call, so keep it for good
+        return True
+
+
+@contextmanager
+def quiet_pyaudio() -> Iterator[None]:
+    """Silence C-level stderr noise for the block (PortAudio/ALSA/JACK start-up chatter).
+
+    File descriptor 2 belongs to the whole process, so while the block runs, anything another
+    thread writes to stderr is lost too: keep the block to the noisy call itself
+    (``pyaudio.PyAudio()``, ``open()``, ``terminate()``). Nested and concurrent uses are safe.
+    """
+    global _fd_depth, _saved_fd
+    silence_alsa_errors()
+    with _fd_lock:
+        if _fd_depth == 0:
+            with suppress(OSError, ValueError, AttributeError):
+                sys.stderr.flush()
+            try:
+                devnull = os.open(os.devnull, os.O_WRONLY)
+                try:
+                    _saved_fd = os.dup(2)
+                    os.dup2(devnull, 2)
+                finally:
+                    os.close(devnull)
+            except OSError:
+                _saved_fd = None
+        _fd_depth += 1
+    try:
+        yield
+    finally:
+        with _fd_lock:
+            _fd_depth -= 1
+            if _fd_depth == 0 and _saved_fd is not None:
+                os.dup2(_saved_fd, 2)
+                os.close(_saved_fd)
+                _saved_fd = None
+
+
+def open_pyaudio() -> Any:
+    """A started ``pyaudio.PyAudio`` instance, without the start-up noise.
+
+    Raises ``ImportError`` when PyAudio (or PortAudio) is not installed.
+    """
+    import pyaudio
+
+    with quiet_pyaudio():
+        return pyaudio.PyAudio()
+
+
+def terminate_pyaudio(pa: Any) -> None:
+    """Stop PortAudio quietly; never raises (it is called on the way out)."""
+    try:
+        with quiet_pyaudio():
+            pa.terminate()
+    except Exception:
+        pass
+
+
+# ----- listing and choosing devices ------------------------------------------------------------
+
+
+def _devices_of(pa: Any) -> list[AudioDevice]:
+    def default_index(getter: Any) -> int | None:
+        try:
+            return int(getter()["index"])
+        except (OSError, KeyError, ValueError):
+            return None
+
+    default_out = default_index(pa.get_default_output_device_info)
+    default_in = default_index(pa.get_default_input_device_info)
+    devices = []
+    for index in range(pa.get_device_count()):
+        try:
+            info = pa.get_device_info_by_index(index)
+            host_api = str(pa.get_host_api_info_by_index(info["hostApi"])["name"])
+        except (OSError, KeyError, ValueError):
+            continue
+        devices.append(
+            AudioDevice(
+                index=index,
+                name=str(info["name"]),
+                host_api=host_api,
+                output_channels=int(info["maxOutputChannels"]),
+                input_channels=int(info["maxInputChannels"]),
+                default_sample_rate=float(info["defaultSampleRate"]),
+                is_default_output=index == default_out,
+                is_default_input=index == default_in,
+            )
+        )
+    return devices
+
+
+def list_devices(pa: Any | None = None) -> list[AudioDevice]:
+    """Every PortAudio device (outputs and inputs), found without printing anything.
+
+    Pass an open ``PyAudio`` to reuse it; otherwise one is opened and closed here. Raises
+    ``ImportError`` if PyAudio is missing.
+    """
+    if pa is not None:
+        return _devices_of(pa)
+    own = open_pyaudio()
+    try:
+        return _devices_of(own)
+    finally:
+        terminate_pyaudio(own)
+
+
+def find_output_device(devices: list[AudioDevice], wanted: str | int | None) -> AudioDevice:
+    """The output device a person asked for: ``None`` (the default), an index, or part of a name.
+
+    A name matches exactly first, then as a case-insensitive part of a device name, so
+    ``"pulse"`` and ``"USB"`` both work. Raises :class:`DeviceNotFound` with one sentence.
+    """
+    outputs = [device for device in devices if device.is_output]
+    if not outputs:
+        raise DeviceNotFound(
+            "No speaker or headphones found: plug one in and run voice-rang doctor again, "
+            "or play with your screen reader."
+        )
+    if wanted is None:
+        for device in outputs:
+            if device.is_default_output:
+                return device
+        return outputs[0]
+    if isinstance(wanted, int) or (isinstance(wanted, str) and wanted.strip().isdigit()):
+        index = int(wanted)
+        for device in outputs:
+            if device.index == index:
+                return device
+        raise DeviceNotFound(
+            f"No audio output number {index}: run voice-rang doctor to list the outputs."
+        )
+    name = wanted.strip().casefold()
+    for device in outputs:
+        if device.name.casefold() == name:
+            return device
+    for device in outputs:
+        if name and name in device.name.casefold():
+            return device
+    raise DeviceNotFound(
+        f"No audio output named {wanted!r}: run voice-rang doctor to list the outputs."
+    )
+
+
+def describe_devices(devices: list[AudioDevice], *, output: bool) -> str:
+    """Device names for one line of ``doctor`` output, the default marked."""
+    chosen = [d for d in devices if (d.is_output if output else d.is_input)]
+    parts = []
+    for device in chosen:
+        default = device.is_default_output if output else device.is_default_input
+        parts.append(f"{device.name} (number {device.index}{', the default' if default else ''})")
+    return ", ".join(parts)

@@ -1,0 +1,290 @@
+"""Interruptible PCM playback through one PyAudio output stream that stays open.
+
+Why we play audio ourselves: we must be able to stop mid-word and to know when sound starts
+and ends (the microphone ignores our own voice in between).
+
+How stopping stays fast without an "abort" call (PyAudio exposes only ``stop_stream``, which
+drains): we never let PortAudio hold more than its own small buffer (a few tens of
+milliseconds). Each write is sized to the space PortAudio reports free, so ``write`` never
+blocks for long, the caller's stop flag is checked between writes, and what still sounds after
+a stop is at most that buffer. The same polling gives a stall detector: a device that stops
+taking audio for :data:`STALL_SECONDS` is reported lost instead of hanging the game.
+
+The stream is opened once (at the synthesizer's rate when the device takes it, else at the
+device's own rate with linear resampling here) and kept open: no device open per message.
+
+Between messages the stream is kept topped up with a small cushion of silence (about 20 ms,
+:meth:`Player.keep_alive`) rather than left to run dry. Measured here: a stream that runs dry is
+corked by the ALSA pulse plugin, the sink goes back to sleep, and the next message waits up to
+two seconds (a null sink) or loses its first syllable while a USB/Bluetooth device wakes up. The
+speech itself is written without leading silence, so the first voiced frame is at most that
+cushion behind the frame being played.
+"""
+
+from __future__ import annotations
+
+import array
+import contextlib
+import sys
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+from .devices import (
+    AudioDevice,
+    DeviceNotFound,
+    find_output_device,
+    list_devices,
+    open_pyaudio,
+    quiet_pyaudio,
+    terminate_pyaudio,
+)
+
+__all__ = ["STALL_SECONDS", "PlaybackError", "Player", "PlayerUnavailable"]
+
+STALL_SECONDS = 4.0
+"""How long the device may refuse audio before we call it lost (a PulseAudio null sink that
+has gone idle sleeps for two seconds before it takes the first new frame)."""
+
+_FRAMES_PER_BUFFER = 256
+_MIN_WRITE_FRAMES = 64
+
+
+class PlayerUnavailable(Exception):
+    """The output device could not be opened; the message is one sentence for a person."""
+
+
+class PlaybackError(Exception):
+    """The output device failed while playing (unplugged, server gone, stalled)."""
+
+
+class _Resampler:
+    """Linear resampling of PCM16 mono that carries its phase across chunks."""
+
+    def __init__(self, source_rate: int, target_rate: int) -> None:
+        self.step = source_rate / target_rate
+        self.position = 0.0
+        self.previous = 0
+
+    def reset(self) -> None:
+        self.position = 0.0
+        self.previous = 0
+
+    def convert(self, pcm: bytes) -> bytes:
+        samples = array.array("h", pcm)
+        if sys.byteorder == "big":
+            samples.byteswap()
+        out = array.array("h")
+        count = len(samples)
+        position, previous, step = self.position, self.previous, self.step
+        while position < count:
+            base = int(position)
+            fraction = position - base
+            left = previous if base == 0 else samples[base - 1]
+            right = samples[base]
+            out.append(int(left + (right - left) * fraction))
+            position += step
+        self.position = position - count
+        if count:
+            self.previous = samples[-1]
+        if sys.byteorder == "big":
+            out.byteswap()
+        return out.tobytes()
+
+
+class Player:
+    """One open output stream and the arithmetic of what is still queued in it."""
+
+    def __init__(
+        self, sample_rate: int, device: str | int | None = None, *,
+        stall_seconds: float = STALL_SECONDS,
+    ) -> None:
+        self.stall_seconds = stall_seconds
+        try:
+            self._pa = open_pyaudio()
+        except ImportError as error:
+            raise PlayerUnavailable(
+                "PyAudio is not installed: run scripts/dev setup, or play with your screen reader."
+            ) from error
+        except Exception as error:
+            raise PlayerUnavailable(
+                f"The audio system would not start ({error}): play with your screen reader."
+            ) from error
+        self._lock = threading.Lock()
+        self._stream: Any = None
+        try:
+            self.device: AudioDevice = find_output_device(list_devices(self._pa), device)
+            self._open(sample_rate)
+        except DeviceNotFound as error:
+            terminate_pyaudio(self._pa)
+            raise PlayerUnavailable(str(error)) from error
+        except PlayerUnavailable:
+            terminate_pyaudio(self._pa)
+            raise
+
+    def _open(self, sample_rate: int) -> None:
+        import pyaudio
+
+        rates = [sample_rate]
+        device_rate = int(self.device.default_sample_rate)
+        if device_rate and device_rate != sample_rate:
+            rates.append(device_rate)
+        last_error: Exception | None = None
+        for rate in rates:
+            try:
+                with quiet_pyaudio():
+                    stream = self._pa.open(
+                        format=pyaudio.paInt16,
+                        channels=1,
+                        rate=rate,
+                        output=True,
+                        output_device_index=self.device.index,
+                        frames_per_buffer=_FRAMES_PER_BUFFER,
+                    )
+            except Exception as error:  # OSError, ValueError for unsupported formats
+                last_error = error
+                continue
+            self._stream = stream
+            self._last_progress = time.monotonic()
+            self.stream_rate = rate
+            self.source_rate = sample_rate
+            self._resampler = _Resampler(sample_rate, rate) if rate != sample_rate else None
+            self.output_latency = float(stream.get_output_latency() or 0.0)
+            try:
+                self.buffer_frames = max(int(stream.get_write_available()), _MIN_WRITE_FRAMES)
+            except Exception:
+                self.buffer_frames = _FRAMES_PER_BUFFER * 3
+            return
+        raise PlayerUnavailable(
+            f"The audio output {self.device.name!r} would not open ({last_error}): "
+            "run voice-rang doctor, or play with your screen reader."
+        )
+
+    def _target_frames(self) -> int:
+        return max(self.buffer_frames * 2 // 3, _MIN_WRITE_FRAMES)
+
+    def keep_alive(self) -> float:
+        """Top the stream up with silence to the cushion; returns how long to wait until next.
+
+        Raises :class:`PlaybackError` when the device fails or has taken nothing for
+        ``stall_seconds``.
+        """
+        stream = self._stream
+        if stream is None:
+            raise PlaybackError("the audio output is closed")
+        now = time.monotonic()
+        try:
+            free = int(stream.get_write_available())
+            queued = self.buffer_frames - free
+            missing = self._target_frames() - queued
+            if missing >= _MIN_WRITE_FRAMES:
+                count = min(missing, free)
+                stream.write(b"\0\0" * count, count)
+                self._last_progress = now
+            elif now - self._last_progress > self.stall_seconds:
+                raise PlaybackError("the audio output stopped taking sound")
+        except PlaybackError:
+            raise
+        except Exception as error:
+            raise PlaybackError(str(error) or type(error).__name__) from error
+        return max(min(queued, self._target_frames()) / self.stream_rate / 2, 0.002)
+
+    def warm_up(self, timeout: float = STALL_SECONDS) -> bool:
+        """Start the stream and wait until the device takes audio; False if it never does.
+
+        Done once when speech starts, so the first message does not pay for a sleeping sink.
+        """
+        deadline = time.monotonic() + timeout
+        self.keep_alive()
+        stream = self._stream
+        while time.monotonic() < deadline:
+            try:
+                free = int(stream.get_write_available())
+            except Exception:
+                return False
+            if free >= self.buffer_frames - self._target_frames() + _MIN_WRITE_FRAMES:
+                return True
+            time.sleep(0.005)
+        return False
+
+    @property
+    def last_progress(self) -> float:
+        """``time.monotonic()`` of the last write the device accepted."""
+        return self._last_progress
+
+    @property
+    def is_open(self) -> bool:
+        return self._stream is not None
+
+    def write(self, pcm: bytes, should_stop: Callable[[], bool]) -> bool:
+        """Play ``pcm`` (source-rate PCM16 mono); False as soon as ``should_stop()`` says so.
+
+        Returns after the last frame is handed to PortAudio, not after it has sounded: see
+        :meth:`queued_seconds`. Raises :class:`PlaybackError` when the device fails or stalls.
+        """
+        stream = self._stream
+        if stream is None:
+            raise PlaybackError("the audio output is closed")
+        data = self._resampler.convert(pcm) if self._resampler else pcm
+        total = len(data) // 2
+        done = 0
+        last_progress = time.monotonic()
+        rate = self.stream_rate
+        try:
+            while done < total:
+                if should_stop():
+                    return False
+                free = int(stream.get_write_available())
+                want = min(total - done, _MIN_WRITE_FRAMES)
+                if free < want:
+                    now = time.monotonic()
+                    if now - last_progress > self.stall_seconds:
+                        raise PlaybackError("the audio output stopped taking sound")
+                    time.sleep(max((want - max(free, 0)) / rate, 0.001))
+                    continue
+                count = min(free, total - done)
+                stream.write(data[done * 2:(done + count) * 2], count)
+                done += count
+                last_progress = self._last_progress = time.monotonic()
+        except PlaybackError:
+            raise
+        except Exception as error:  # OSError from PortAudio, or a closed stream
+            raise PlaybackError(str(error) or type(error).__name__) from error
+        return True
+
+    def queued_seconds(self) -> float:
+        """How much written audio has not yet left PortAudio's buffer, plus the device latency."""
+        stream = self._stream
+        if stream is None:
+            return 0.0
+        try:
+            free = int(stream.get_write_available())
+        except Exception:
+            return 0.0
+        queued = max(self.buffer_frames - free, 0) / self.stream_rate
+        return queued
+
+    def new_utterance(self) -> None:
+        """Forget resampling state so one message does not bleed into the next."""
+        if self._resampler is not None:
+            self._resampler.reset()
+
+    def close(self) -> None:
+        """Close the stream and PortAudio; never raises, never waits more than a second."""
+        with self._lock:
+            stream, self._stream = self._stream, None
+        if stream is None:
+            return
+
+        def shut() -> None:
+            # No stderr redirection here: if closing hung, fd 2 would stay pointed at
+            # /dev/null for good. The ALSA error handler already keeps ALSA quiet.
+            with contextlib.suppress(Exception):
+                stream.close()
+            with contextlib.suppress(Exception):
+                self._pa.terminate()
+
+        closer = threading.Thread(target=shut, name="speech-close", daemon=True)
+        closer.start()
+        closer.join(timeout=1.0)
