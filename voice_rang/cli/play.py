@@ -149,7 +149,10 @@ def run(args: argparse.Namespace) -> int:
             reader = LineReader(commands, inbox.put, source_ended)
         reader.start()
         stack.callback(reader.stop)
-        return run_table(table, inbox, on_barge_in=outputs.stop)
+        code = run_table(table, inbox, on_barge_in=outputs.stop)
+        if outputs.speech is not None:
+            outputs.speech.wait_until_done(10.0)  # let the last words ("Goodbye.") be heard
+        return code
 
 
 def start_listening(args: argparse.Namespace, commands: CommandSet, inbox: queue.Queue[str],
