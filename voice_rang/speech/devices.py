@@ -139,6 +139,14 @@ def quiet_pyaudio() -> Iterator[None]:
                 _saved_fd = None
 
 
+PULSE_LATENCY_MS = "30"
+"""Buffer size asked of PulseAudio when the player has not chosen one.
+
+Through ALSA's pulse plugin a stream otherwise gets a buffer of about two seconds and
+does not start until it is full: speech then begins late and a stop leaves a long tail.
+Measured here: constructing speech output dropped from 1.8 s to 0.12 s."""
+
+
 def open_pyaudio() -> Any:
     """A started ``pyaudio.PyAudio`` instance, without the start-up noise.
 
@@ -146,6 +154,7 @@ def open_pyaudio() -> Any:
     """
     import pyaudio
 
+    os.environ.setdefault("PULSE_LATENCY_MSEC", PULSE_LATENCY_MS)
     with quiet_pyaudio():
         return pyaudio.PyAudio()
 
