@@ -293,3 +293,12 @@ def test_every_logged_reveal_was_narrated_in_order() -> None:
     assert len(reveals) == len(narrated) == table.game.reveals  # type: ignore[union-attr]
     for event, text in zip(reveals, narrated, strict=True):
         assert text.endswith(f"Reveal {event.n} of 5,000.")
+
+
+def test_voice_listens_for_yes_and_no_only_while_a_question_is_open() -> None:
+    table, _, _, _ = make_table()
+    assert "turn" in table.valid_commands() and "yes" not in table.valid_commands()
+    table.handle("quit")
+    assert {"yes", "no"} <= table.valid_commands() and "turn" not in table.valid_commands()
+    table.handle("no")
+    assert "yes" not in table.valid_commands()

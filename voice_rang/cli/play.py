@@ -132,7 +132,7 @@ def run(args: argparse.Namespace) -> int:
                       interactive=interactive, log=log)
         sources = 1
         listen = not args.no_listen and (args.listen or not args.text)
-        if listen and start_listening(args, commands, inbox, outputs, narrator, speech, stack):
+        if listen and start_listening(args, commands, inbox, outputs, narrator, speech, stack, table):
             sources += 1
         remaining = [sources]
 
@@ -156,7 +156,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def start_listening(args: argparse.Namespace, commands: CommandSet, inbox: queue.Queue[str],
-                    outputs: TableOutputs, narrator: Narrator, speech: Any, stack: ExitStack) -> bool:
+                    outputs: TableOutputs, narrator: Narrator, speech: Any, stack: ExitStack,
+                    table: Table) -> bool:
     """Voice commands from the microphone, when one exists; False (and one line) when not."""
     try:
         from ..listen import MicrophoneUnavailable, VoiceListener
@@ -174,7 +175,8 @@ def start_listening(args: argparse.Namespace, commands: CommandSet, inbox: queue
     if isinstance(mic, str) and mic.isdigit():
         mic = int(mic)
     listener = VoiceListener(commands, on_command=inbox.put, on_unsure=unsure, on_error=error,
-                             on_speech_start=lambda: inbox.put(BARGE_IN), mic=mic)
+                             on_speech_start=lambda: inbox.put(BARGE_IN), mic=mic,
+                             allowed=table.valid_commands)
     try:
         listener.start()
     except MicrophoneUnavailable as problem:

@@ -191,6 +191,17 @@ class Table:
         elif self.due is None:
             self._turn_begins()
 
+    def valid_commands(self) -> set[str]:
+        """Commands that can do something now: the voice listens only for these, since a
+        stray "yes" or "no" in conversation must not count unless a question is open."""
+        if self._confirming_quit:
+            return {"yes", "no", "quit", "repeat", "help", "stop"}
+        always = {"repeat", "status", "help", "history back", "history forward", "quit", "faster",
+                  "slower", "verbosity brief", "verbosity normal", "verbosity full", "stop"}
+        if self.over:
+            return always | {"new game"}
+        return always | {"turn", "auto-reveal on", "auto-reveal off"}
+
     def handle(self, command: str) -> None:
         """Do what a command asks, or say why it can't be done now (and change nothing)."""
         if self.finished:
