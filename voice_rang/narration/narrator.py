@@ -55,8 +55,6 @@ class Narrator:
     cap: int = DEFAULT_CAP
     kinds: Sequence[str] = field(default_factory=tuple)
     """Per seat, ``"person"`` or ``"computer"``; only used to introduce the table."""
-    _last_capture: tuple[int, int] = field(default=(-1, -1), init=False, repr=False)
-    """The reveal number and seat of the latest capture: the next card is "one more"."""
 
     @classmethod
     def load(cls, language: str = "en", **options: Any) -> Narrator:
@@ -148,9 +146,10 @@ class Narrator:
     def _revealed(self, event: Revealed) -> list[Message]:
         if event.match:
             kind = "match"
-            self._last_capture = (event.n, event.seat)
         elif event.under is None:
-            kind = "extra" if event.pile == 1 and self._after_capture(event) else "empty"
+            # The pile is empty only before the first card and right after a capture, so a
+            # later card onto an empty pile is always the one more card after a capture.
+            kind = "extra" if event.n > 1 else "empty"
         else:
             kind = "miss"
         level = "brief" if self.verbosity == "brief" else "normal"
@@ -169,12 +168,6 @@ class Narrator:
         if self.verbosity == "full":
             messages.append(self._counts(event))
         return messages
-
-    def _after_capture(self, event: Revealed) -> bool:
-        # The engine turns the extra card right after a capture, by the same seat, onto an
-        # empty pile; a card onto an empty pile at any other time comes after a seat went out
-        # with an empty pile or at the very start. Both read the same except for the word.
-        return self._last_capture == (event.n - 1, event.seat)
 
     def _counts(self, event: Revealed) -> Message:
         item = self._template("reveal", "count_item")

@@ -307,10 +307,7 @@ class Table:
             self._answer("answer", "nothing_to_repeat")
             return
         last = len(self.history) - 1
-        cursor = last if self._cursor is None else self._cursor
-        target = cursor + step
-        if self._cursor is None and step < 0:
-            target = last if last == 0 else last - 1
+        target = (last if self._cursor is None else self._cursor) + step
         if target < 0:
             self._say(self.narrator.say("answer", "history_start"), remember=False)
             target = 0
