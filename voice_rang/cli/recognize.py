@@ -1,15 +1,70 @@
-"""``voice-rang recognize``."""
+"""``voice-rang recognize``: decode WAV recordings through exactly the recogniser used in play.
+
+Each file goes through the live pipeline (endpointer, streaming decoder, rejection), so what it
+prints is what the game would have done. One line per file; ``--json`` gives one object per line:
+``{"file", "command", "heard", "ms", "unsure", "reason"}``. A file that cannot be read gets one
+line saying why, and the exit code is 1; the others are still decoded.
+"""
 
 from __future__ import annotations
 
 import argparse
+import json
+import sys
 
 from . import UsageError
 
+__all__ = ["add_arguments", "run"]
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    del parser
+    parser.add_argument("files", nargs="+", metavar="FILE.wav",
+                        help="16-bit WAV recordings, any rate, mono or stereo")
+    parser.add_argument("--json", action="store_true", help="one JSON object per line")
+    parser.add_argument("--language", default="en", help="prompts language (default: en)")
+    parser.add_argument("--only", metavar="COMMANDS",
+                        help="comma-separated command ids valid now (default: all)")
 
 
 def run(args: argparse.Namespace) -> int:
-    raise UsageError("not available yet")
+    from ..commands import CommandSet
+    from ..listen.recognizer import Recognizer, decode_pcm, summarize
+    from ..listen.wavfile import WavError, read_wav_16k
+    from ..prompts import PromptsError
+
+    try:
+        commands = CommandSet.load(args.language)
+    except PromptsError as error:
+        raise UsageError(str(error)) from None
+    allowed = None
+    if args.only:
+        allowed = {part.strip() for part in args.only.split(",") if part.strip()}
+        unknown = sorted(allowed - set(commands.phrases))
+        if unknown:
+            raise UsageError(f"unknown command id {unknown[0]!r} in --only")
+    try:
+        recognizer = Recognizer(commands, language=args.language)
+    except ImportError:
+        raise UsageError("pocketsphinx is not installed (pip install pocketsphinx)") from None
+    status = 0
+    for name in args.files:
+        try:
+            pcm = read_wav_16k(name)
+        except WavError as error:
+            status = 1
+            if args.json:
+                print(json.dumps({"file": name, "command": None, "heard": "", "ms": 0.0,
+                                  "error": str(error)}), flush=True)
+            else:
+                print(f"{name}: {error}", file=sys.stderr, flush=True)
+            continue
+        result = summarize(decode_pcm(recognizer, pcm, allowed=allowed))
+        if args.json:
+            print(json.dumps({"file": name, "command": result.command, "heard": result.heard,
+                              "ms": round(result.ms, 1), "unsure": result.unsure,
+                              "reason": result.reason}), flush=True)
+        else:
+            answer = result.command or ("unsure" if result.unsure else "-")
+            print(f"{name}: {answer} (heard {result.heard or 'nothing'!r}, {result.reason}, "
+                  f"{result.ms:.0f} ms)", flush=True)
+    return status

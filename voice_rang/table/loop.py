@@ -33,10 +33,8 @@ class Speech(Protocol):
     def say(self, message: Message) -> None: ...
     def stop(self) -> None: ...
     def wait_until_done(self, timeout: float | None = None) -> bool: ...
-    def faster(self) -> None: ...
-    def slower(self) -> None: ...
-    @property
-    def rate(self) -> int: ...
+    def faster(self) -> int: ...
+    def slower(self) -> int: ...
     def close(self) -> None: ...
 
 
@@ -76,14 +74,12 @@ class TableOutputs:
     def faster(self) -> int | None:
         if self.speech is None:
             return None
-        self.speech.faster()
-        return self.speech.rate
+        return self.speech.faster()
 
     def slower(self) -> int | None:
         if self.speech is None:
             return None
-        self.speech.slower()
-        return self.speech.rate
+        return self.speech.slower()
 
 
 class LogFile:

@@ -1,0 +1,122 @@
+"""The listener hears through a real PortAudio device: the private PulseAudio server's ``vmic``."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import threading
+import time
+from collections.abc import Iterator
+
+import pytest
+from audio_server import AudioServer
+
+from voice_rang.commands import CommandSet
+from voice_rang.listen.microphone import MicrophoneUnavailable, VoiceListener
+from voice_rang.listen.recognizer import Recognizer
+
+pytestmark = [
+    pytest.mark.audio,
+    pytest.mark.skipif(shutil.which("espeak-ng") is None or shutil.which("sox") is None,
+                       reason="needs espeak-ng and sox to make speech"),
+]
+
+
+def speak(text: str, voice: str = "en-us+m3") -> bytes:
+    wav = subprocess.run(["espeak-ng", "-v", voice, "-s", "150", "--stdout", text],
+                         check=True, capture_output=True).stdout
+    return subprocess.run(["sox", "-R", "-t", "wav", "-", "-r", "16000", "-c", "1", "-b", "16",
+                           "-t", "raw", "-", "pad", "0.1", "0.1"],
+                          input=wav, check=True, capture_output=True).stdout
+
+
+class Calls:
+    """What the listener called back, with an event to wait on."""
+
+    def __init__(self) -> None:
+        self.commands: list[str] = []
+        self.unsure: list[str] = []
+        self.errors: list[str] = []
+        self.starts = 0
+        self.changed = threading.Event()
+
+    def command(self, command: str) -> None:
+        self.commands.append(command)
+        self.changed.set()
+
+    def not_sure(self, heard: str) -> None:
+        self.unsure.append(heard)
+        self.changed.set()
+
+    def error(self, sentence: str) -> None:
+        self.errors.append(sentence)
+        self.changed.set()
+
+    def speech(self) -> None:
+        self.starts += 1
+
+
+@pytest.fixture(scope="module")
+def recognizer() -> Recognizer:
+    return Recognizer(CommandSet.load("en"))
+
+
+@pytest.fixture
+def listening(audio_server: AudioServer,
+              recognizer: Recognizer) -> Iterator[tuple[VoiceListener, Calls]]:
+    calls = Calls()
+    listener = VoiceListener(CommandSet.load("en"), on_command=calls.command,
+                             on_unsure=calls.not_sure, on_error=calls.error,
+                             on_speech_start=calls.speech, recognizer=recognizer)
+    listener.start()
+    time.sleep(0.8)  # the half-second ambient calibration
+    try:
+        yield listener, calls
+    finally:
+        listener.stop()
+
+
+def wait_until(moment: float, extra: float = 1.2) -> None:
+    time.sleep(max(0.0, moment - time.monotonic()) + extra)
+
+
+def test_a_command_said_into_the_microphone_is_heard(
+        audio_server: AudioServer, listening: tuple[VoiceListener, Calls]) -> None:
+    _, calls = listening
+    done = audio_server.say_into_microphone(speak("status"))
+    calls.changed.wait(timeout=max(0.0, done - time.monotonic()) + 3)
+    assert calls.commands == ["status"]
+    assert calls.starts >= 1
+    assert calls.errors == []
+
+
+def test_ordinary_talk_into_the_microphone_triggers_no_command(
+        audio_server: AudioServer, listening: tuple[VoiceListener, Calls]) -> None:
+    _, calls = listening
+    wait_until(audio_server.say_into_microphone(speak("the cat sat on the mat")))
+    wait_until(audio_server.say_into_microphone(speak("seven of clubs")))
+    assert calls.commands == []
+
+
+def test_speech_while_the_game_talks_never_triggers(
+        audio_server: AudioServer, listening: tuple[VoiceListener, Calls]) -> None:
+    listener, calls = listening
+    listener.set_output_activity(True, time.monotonic())
+    wait_until(audio_server.say_into_microphone(speak("status")), extra=0.2)
+    listener.set_output_activity(False, time.monotonic())
+    time.sleep(1.2)
+    assert calls.commands == [] and calls.unsure == [] and calls.starts == 0
+    # ...and once the tail has passed, the same words are heard again.
+    done = audio_server.say_into_microphone(speak("status"))
+    calls.changed.wait(timeout=max(0.0, done - time.monotonic()) + 3)
+    assert calls.commands == ["status"]
+
+
+def test_an_unknown_microphone_name_is_one_clear_sentence(audio_server: AudioServer) -> None:
+    listener = VoiceListener(CommandSet.load("en"), on_command=lambda _: None,
+                             mic="no such microphone anywhere")
+    with pytest.raises(MicrophoneUnavailable) as caught:
+        listener.start()
+    message = str(caught.value)
+    assert message.startswith("There is no microphone called 'no such microphone anywhere'")
+    assert "\n" not in message and message.endswith(".")

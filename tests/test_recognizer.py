@@ -1,0 +1,184 @@
+"""The recogniser decodes real audio (espeak-ng speech, made here) with real pocketsphinx."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import wave
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from voice_rang.cli import main
+from voice_rang.commands import CommandSet
+from voice_rang.listen.endpoint import Endpointer
+from voice_rang.listen.recognizer import (
+    Completion,
+    Grammar,
+    Recognizer,
+    decode_pcm,
+    summarize,
+)
+from voice_rang.listen.wavfile import WavError, read_wav_16k
+
+pytestmark = pytest.mark.skipif(
+    shutil.which("espeak-ng") is None or shutil.which("sox") is None,
+    reason="needs espeak-ng and sox to make speech",
+)
+
+# Phrases espeak-ng's voices say clearly enough for the bundled en-us model. "turn" and a few
+# others are not reliably recognised from espeak's formant voices: see docs/voice.md.
+CLEAR = {
+    "repeat": "repeat", "status": "status", "help": "help", "previous": "history back",
+    "quit": "quit", "yes": "yes", "stop": "stop", "quiet": "stop",
+}
+VOICES = ("en-us+m3", "en-gb")
+
+
+def speak(text: str, voice: str = "en-us", wpm: int = 150, rate: int = 16000,
+          channels: int = 1) -> bytes:
+    """espeak-ng speech as raw PCM16 with a little silence around it."""
+    wav = subprocess.run(["espeak-ng", "-v", voice, "-s", str(wpm), "--stdout", text],
+                         check=True, capture_output=True).stdout
+    return subprocess.run(
+        ["sox", "-R", "-t", "wav", "-", "-r", str(rate), "-c", str(channels), "-b", "16", "-t", "raw",
+         "-", "pad", "0.3", "0.5"], input=wav, check=True, capture_output=True).stdout
+
+
+def write_wav(path: Path, pcm: bytes, rate: int = 16000, channels: int = 1) -> Path:
+    with wave.open(str(path), "wb") as wav:
+        wav.setnchannels(channels)
+        wav.setsampwidth(2)
+        wav.setframerate(rate)
+        wav.writeframes(pcm)
+    return path
+
+
+@pytest.fixture(scope="module")
+def recognizer() -> Iterator[Recognizer]:
+    yield Recognizer(CommandSet.load("en"))
+
+
+def hear(recognizer: Recognizer, pcm: bytes, allowed: set[str] | None = None) -> str | None:
+    return summarize(decode_pcm(recognizer, pcm, allowed=allowed)).command
+
+
+@pytest.mark.parametrize("voice", VOICES)
+def test_clear_commands_are_recognised_in_two_voices(recognizer: Recognizer, voice: str) -> None:
+    heard = {phrase: hear(recognizer, speak(phrase, voice)) for phrase in CLEAR}
+    wrong = {p: h for p, h in heard.items() if h != CLEAR[p]}
+    # A wrong *command* is never acceptable; a miss (None: ignored or "unsure") is tolerated for
+    # at most two of the eight phrases (espeak voices are a poor match for the model).
+    assert all(h is None for h in wrong.values()), wrong
+    assert len(wrong) <= 2, wrong
+
+
+NOT_COMMANDS = [
+    "the cat sat on the mat",
+    "can you pass me the water please",
+    "forty two",
+    "one hundred and five",
+    "the seven of clubs",
+    "queen of hearts",
+    "Guest 1 turned the four of clubs onto the seven of clubs: clubs on clubs, a match. "
+    "Guest 1 takes 3 cards.",
+    "Guest 3 has 12 cards left.",
+    "Game over. Guest 2 wins.",
+]
+
+
+def test_talk_numbers_card_names_and_narration_are_not_commands(recognizer: Recognizer) -> None:
+    accepted = {}
+    for text in NOT_COMMANDS:
+        for voice in ("en-us", "en-gb"):
+            command = hear(recognizer, speak(text, voice))
+            if command is not None:
+                accepted[(text, voice)] = command
+    assert accepted == {}
+
+
+def test_a_command_outside_the_allowed_set_is_never_returned(recognizer: Recognizer) -> None:
+    pcm = speak("quit", "en-us+m3")
+    assert hear(recognizer, pcm) == "quit"
+    assert hear(recognizer, pcm, allowed={"turn", "repeat", "status"}) is None
+
+
+def test_silence_and_clicks_produce_no_utterance(recognizer: Recognizer) -> None:
+    assert list(decode_pcm(recognizer, b"\0" * 32000)) == []
+    click = b"\0" * 8000 + b"\xff\x7f\x00\x80" * 40 + b"\0" * 8000
+    assert all(r.command is None for r in decode_pcm(recognizer, click))
+
+
+def test_completion_waits_longer_after_a_prefix() -> None:
+    grammar = Grammar(CommandSet.load("en"))
+    assert grammar.completion("auto reveal") is Completion.PREFIX
+    assert grammar.completion("auto reveal on") is Completion.COMPLETE
+    assert grammar.completion("turn") is Completion.COMPLETE
+    assert grammar.completion("") is Completion.NONE
+
+
+def test_speech_right_after_other_speech_is_not_a_command(recognizer: Recognizer) -> None:
+    """A command word inside a sentence (a short pause before it) is not a command."""
+    pcm = speak("the cat sat on the mat", "en-us")[:-16000] + speak("status")[9600:]
+    results = list(decode_pcm(recognizer, pcm))
+    assert results and all(r.command is None for r in results)
+    assert results[-1].reason == "part of longer talk"
+
+
+def test_endpointer_closes_a_short_command_within_half_a_second_of_silence() -> None:
+    pcm = speak("status", "en-us")
+    endpointer = Endpointer()
+    events = []
+    for offset in range(0, len(pcm) - 640 + 1, 640):
+        events += [e for e in endpointer.process(pcm[offset:offset + 640]) if e.kind != "audio"]
+    kinds = [e.kind for e in events]
+    assert kinds == ["start", "end"]
+    speech_ms = (len(pcm) / 32) - 500  # the recording ends with 0.5 s of silence
+    assert events[1].at_ms - speech_ms < 500
+
+
+def test_any_rate_and_stereo_wav_is_read_as_16k_mono(tmp_path: Path) -> None:
+    stereo = write_wav(tmp_path / "s.wav", speak("help", rate=44100, channels=2), 44100, 2)
+    pcm = read_wav_16k(stereo)
+    seconds = len(pcm) / 32000
+    mono = read_wav_16k(write_wav(tmp_path / "m.wav", speak("help")))
+    assert abs(seconds - len(mono) / 32000) < 0.05
+
+
+def test_recognize_json_prints_one_object_per_file(tmp_path: Path,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    good = write_wav(tmp_path / "help.wav", speak("help", "en-us", rate=22050), 22050)
+    talk = write_wav(tmp_path / "talk.wav", speak("the cat sat on the mat"))
+    assert main(["recognize", "--json", str(good), str(talk)]) == 0
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [set(line) >= {"file", "command", "heard", "ms"} for line in lines] == [True, True]
+    assert lines[0]["command"] == "help" and lines[0]["file"] == str(good)
+    assert lines[1]["command"] is None
+    assert all(isinstance(line["ms"], float) for line in lines)
+
+
+def test_recognize_gives_one_line_for_a_bad_file_and_fails(tmp_path: Path,
+                                                           capsys: pytest.CaptureFixture[str]
+                                                           ) -> None:
+    corrupt = tmp_path / "corrupt.wav"
+    corrupt.write_bytes(b"RIFF\x00\x00garbage")
+    good = write_wav(tmp_path / "yes.wav", speak("yes", "en-us+m3"))
+    status = main(["recognize", str(tmp_path / "missing.wav"), str(corrupt), str(good)])
+    out, err = capsys.readouterr()
+    assert status == 1
+    assert len(err.splitlines()) == 2 and "Traceback" not in err
+    assert "missing.wav: no such file" in err
+    assert out.strip().endswith(")") and "yes" in out
+
+
+def test_wav_reader_names_what_is_wrong(tmp_path: Path) -> None:
+    eight_bit = tmp_path / "8bit.wav"
+    with wave.open(str(eight_bit), "wb") as wav:
+        wav.setnchannels(1)
+        wav.setsampwidth(1)
+        wav.setframerate(8000)
+        wav.writeframes(b"\x80" * 800)
+    with pytest.raises(WavError, match="16-bit"):
+        read_wav_16k(eight_bit)

@@ -1,0 +1,156 @@
+"""An endpointer made for short commands: find where speech starts and close it fast.
+
+Why not SpeechRecognition's: it waits 0.8 s of silence before deciding a phrase ended and drops a
+crisp one-syllable "turn" as too short. Here onset is energy over an adaptive noise floor,
+confirmed by pocketsphinx's WebRTC-style :class:`pocketsphinx.Vad`; the end is a short silence
+whose length depends on what the recogniser holds so far: ~200 ms after a whole command that
+nothing longer extends, longer after a prefix ("auto reveal" may go on with "on"/"off").
+
+Receives fixed-size frames of 16 kHz mono PCM16; emits :class:`Utterance` events: ``start`` (with
+pre-roll audio), ``audio`` (each further frame), ``end``, or ``abandon`` (speech went on too long
+to be a command; the endpointer then waits for silence before listening again).
+"""
+
+from __future__ import annotations
+
+import array
+import math
+from collections import deque
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+from .recognizer import Completion
+
+__all__ = ["HANGOVER_MS", "Endpointer", "Utterance"]
+
+HANGOVER_MS = {
+    Completion.COMPLETE: 200,
+    Completion.NONE: 300,
+    Completion.COMPLETE_PREFIX: 450,
+    Completion.PREFIX: 550,
+}
+"""Silence that closes an utterance, by how complete the command heard so far is."""
+
+
+@dataclass(frozen=True)
+class Utterance:
+    """One endpointer event (``start``, ``audio``, ``end``, ``abandon``) with the audio it adds."""
+
+    kind: str
+    audio: bytes = b""
+    at_ms: float = 0.0
+    """Stream time of the event, from the first frame processed."""
+    gap_ms: float = math.inf
+    """For ``start``: silence since the previous utterance ended (infinite if none). A short gap
+    means this is the next piece of ongoing talk, not a command said on its own."""
+
+
+def _energy_db(frame: bytes) -> float:
+    samples = array.array("h")
+    samples.frombytes(frame)
+    if not samples:
+        return 0.0
+    mean = sum(samples) / len(samples)
+    power = sum((s - mean) ** 2 for s in samples) / len(samples)
+    return 10.0 * math.log10(power + 1.0)
+
+
+class Endpointer:
+    """Frame-by-frame speech detector; one per audio stream (it learns that stream's noise)."""
+
+    def __init__(self, *, sample_rate: int = 16000, frame_ms: int = 20, preroll_ms: int = 300,
+                 max_ms: int = 4000, onset_frames: int = 3, noise_floor_db: float | None = None,
+                 margin_db: float = 12.0) -> None:
+        from pocketsphinx import Vad
+
+        self.sample_rate = sample_rate
+        self.frame_ms = frame_ms
+        self.frame_bytes = sample_rate * frame_ms // 1000 * 2
+        self._vad = Vad(Vad.LOOSE, sample_rate, frame_ms / 1000)
+        if self._vad.frame_bytes != self.frame_bytes:
+            raise ValueError(f"the voice detector cannot use {frame_ms} ms frames")
+        self.margin_db = margin_db
+        self.floor_db = noise_floor_db if noise_floor_db is not None else 30.0
+        self._floor_known = noise_floor_db is not None
+        self._history: deque[tuple[bytes, bool]] = deque(maxlen=max(1, preroll_ms // frame_ms))
+        self._onset = onset_frames
+        self._max_frames = max_ms // frame_ms
+        self.in_speech = False
+        self._deaf = False  # after an abandoned utterance: wait for silence
+        self._silent_frames = 0
+        self._speech_frames = 0
+        self._frames = 0
+        self._last_end_ms = -math.inf
+
+    def set_noise_floor(self, db: float) -> None:
+        """Start from a measured ambient level (the microphone's calibration)."""
+        self.floor_db = db
+        self._floor_known = True
+
+    def reset(self) -> None:
+        """Forget any utterance in progress (the game spoke over it)."""
+        self.in_speech = False
+        self._deaf = False
+        self._last_end_ms = -math.inf
+        self._history.clear()
+        self._silent_frames = 0
+        self._speech_frames = 0
+
+    def is_voiced(self, frame: bytes) -> bool:
+        """Loud enough over the noise floor, and speech-like or clearly loud."""
+        level = _energy_db(frame)
+        if not self._floor_known:
+            self.floor_db = level
+            self._floor_known = True
+        loud = level > self.floor_db + self.margin_db
+        voiced = loud and (self._vad.is_speech(frame) or level > self.floor_db + 2 * self.margin_db)
+        if not loud:
+            # Track the floor: quickly down, slowly up (so speech never drags it up much).
+            rate = 0.3 if level < self.floor_db else 0.02
+            self.floor_db += rate * (level - self.floor_db)
+        return voiced
+
+    def process(self, frame: bytes,
+                completion: Callable[[], Completion] | None = None) -> Iterator[Utterance]:
+        """Take one frame; yield the events it causes (usually none)."""
+        if len(frame) != self.frame_bytes:
+            raise ValueError(f"frames must be {self.frame_bytes} bytes")
+        self._frames += 1
+        now = self._frames * self.frame_ms
+        voiced = self.is_voiced(frame)
+        if self._deaf:
+            self._silent_frames = 0 if voiced else self._silent_frames + 1
+            if self._silent_frames * self.frame_ms >= HANGOVER_MS[Completion.NONE]:
+                self._deaf = False
+                self._last_end_ms = now - self._silent_frames * self.frame_ms
+                self._silent_frames = 0
+            return
+        if not self.in_speech:
+            self._history.append((frame, voiced))
+            recent = list(self._history)[-self._onset:]
+            if len(recent) == self._onset and all(v for _, v in recent):
+                self.in_speech = True
+                self._speech_frames = len(self._history)
+                self._silent_frames = 0
+                audio = b"".join(f for f, _ in self._history)
+                self._history.clear()
+                gap = now - self._onset * self.frame_ms - self._last_end_ms
+                yield Utterance("start", audio, now, gap)
+            return
+        self._speech_frames += 1
+        self._silent_frames = 0 if voiced else self._silent_frames + 1
+        if self._speech_frames >= self._max_frames:
+            self.in_speech = False
+            self._deaf = True
+            self._silent_frames = 0
+            self._last_end_ms = now
+            yield Utterance("abandon", frame, now)
+            return
+        yield Utterance("audio", frame, now)
+        if self._silent_frames * self.frame_ms >= min(HANGOVER_MS.values()):
+            hint = completion() if completion is not None else Completion.NONE
+            if self._silent_frames * self.frame_ms >= HANGOVER_MS[hint]:
+                self.in_speech = False
+                self._last_end_ms = now - self._silent_frames * self.frame_ms
+                self._silent_frames = 0
+                yield Utterance("end", b"", now)

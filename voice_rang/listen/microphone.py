@@ -1,0 +1,296 @@
+"""Hands-free play: a background thread that turns microphone audio into command ids.
+
+Receives audio from PyAudio (16 kHz mono PCM16, 20 ms frames; SpeechRecognition measures the
+ambient noise once at start); emits calls: ``on_command(id)`` for a confident, currently valid
+command, ``on_unsure(heard)`` when someone probably spoke to the game but it is not sure what,
+``on_speech_start()`` when speech begins (so the game can stop talking), and ``on_error(sentence)``
+once if the microphone fails (then the listener stops and the game goes on by keyboard).
+
+Half-duplex: the speech output reports when it plays (:meth:`VoiceListener.set_output_activity`);
+audio captured while it plays and for a tail after never reaches the recogniser, so the game's
+own narration can never become a command.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from ..commands import CommandSet
+from .endpoint import Endpointer
+from .recognizer import MIN_GAP_MS, SAMPLE_RATE, Recognizer
+
+__all__ = ["ECHO_TAIL_S", "MicrophoneUnavailable", "VoiceListener", "find_microphone"]
+
+FRAME_MS = 20
+ECHO_TAIL_S = 0.3
+"""How long after our own speech ends the microphone stays deaf (room echo, device latency)."""
+
+
+class MicrophoneUnavailable(Exception):
+    """The microphone cannot be used; the message is one sentence for the player."""
+
+
+try:  # the speech engineers' helper, when it is there
+    from ..speech.devices import quiet_pyaudio as _quiet
+except ImportError:  # pragma: no cover - fallback until voice_rang.speech.devices exists
+
+    @contextmanager
+    def _quiet() -> Iterator[None]:
+        """Send fd 2 to /dev/null around PortAudio calls: ALSA/JACK print pages when probing."""
+        saved = os.dup(2)
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        try:
+            os.dup2(devnull, 2)
+            yield
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+            os.close(devnull)
+
+
+def find_microphone(pa: Any, mic: str | int | None) -> int | None:
+    """The PyAudio input device index for ``--mic NAME|INDEX`` (``None``: the default device)."""
+    if mic is None or mic == "":
+        try:
+            pa.get_default_input_device_info()
+        except OSError:
+            raise MicrophoneUnavailable("No microphone was found; plug one in or choose one "
+                                        "with --mic.") from None
+        return None
+    inputs = []
+    for index in range(pa.get_device_count()):
+        info = pa.get_device_info_by_index(index)
+        if int(info.get("maxInputChannels", 0)) > 0:
+            inputs.append((index, str(info.get("name", ""))))
+    names = ", ".join(name for _, name in inputs) or "none"
+    if isinstance(mic, int) or str(mic).isdigit():
+        wanted = int(mic)
+        if any(index == wanted for index, _ in inputs):
+            return wanted
+        raise MicrophoneUnavailable(f"There is no microphone number {wanted}; "
+                                    f"the microphones are: {names}.")
+    exact = [index for index, name in inputs if name.lower() == str(mic).lower()]
+    partial = [index for index, name in inputs if str(mic).lower() in name.lower()]
+    if exact or partial:
+        return (exact or partial)[0]
+    raise MicrophoneUnavailable(f"There is no microphone called {mic!r}; "
+                                f"the microphones are: {names}.")
+
+
+class _StreamSource:
+    """Just enough of SpeechRecognition's ``AudioSource`` to let it calibrate on our stream."""
+
+    SAMPLE_RATE = SAMPLE_RATE
+    SAMPLE_WIDTH = 2
+    CHUNK = SAMPLE_RATE * FRAME_MS // 1000
+
+    def __init__(self, stream: Any) -> None:
+        self.stream = self
+        self._stream = stream
+
+    def read(self, size: int) -> bytes:
+        return bytes(self._stream.read(size, exception_on_overflow=False))
+
+
+class VoiceListener:
+    """Listens in a background thread and calls back with commands.
+
+    A game loop creates one, passes ``on_command`` that puts the id on its input queue (the same
+    queue the keyboard feeds), calls :meth:`start` (which raises :class:`MicrophoneUnavailable`
+    with one sentence if there is no usable microphone), has its speech output call
+    :meth:`set_output_activity`, and calls :meth:`stop` at the end.
+    """
+
+    def __init__(self, commands: CommandSet, *, on_command: Callable[[str], None],
+                 on_unsure: Callable[[str], None] | None = None,
+                 on_error: Callable[[str], None] | None = None,
+                 on_speech_start: Callable[[], None] | None = None,
+                 mic: str | int | None = None, allowed: Callable[[], set[str]] | None = None,
+                 recognizer: Recognizer | None = None, language: str = "en") -> None:
+        self.commands = commands
+        self.on_command = on_command
+        self.on_unsure = on_unsure
+        self.on_error = on_error
+        self.on_speech_start = on_speech_start
+        self.mic = mic
+        self.allowed = allowed
+        self._recognizer = recognizer
+        self._language = language
+        self._thread: threading.Thread | None = None
+        self._stop = threading.Event()
+        self._pa: Any = None
+        self._stream: Any = None
+        self._output_lock = threading.Lock()
+        self._speaking_since: float | None = None
+        self._deaf_until = 0.0
+        self.noise_floor_db: float | None = None
+
+    # ----- half-duplex ------------------------------------------------------------------------
+
+    def set_output_activity(self, speaking: bool, at: float) -> None:
+        """The speech output's audio started (``True``) or ended (``False``) at monotonic ``at``."""
+        with self._output_lock:
+            if speaking:
+                if self._speaking_since is None or at < self._speaking_since:
+                    self._speaking_since = at
+            else:
+                self._speaking_since = None
+                self._deaf_until = max(self._deaf_until, at + ECHO_TAIL_S)
+
+    def _deaf(self, start: float, end: float) -> bool:
+        """Does audio captured between ``start`` and ``end`` overlap our own speech or its tail?"""
+        with self._output_lock:
+            if self._speaking_since is not None and end >= self._speaking_since:
+                return True
+            return start < self._deaf_until
+
+    # ----- lifecycle --------------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Open the microphone and start listening; :class:`MicrophoneUnavailable` if it can't."""
+        if self._thread is not None:
+            return
+        try:
+            import pyaudio
+        except ImportError:
+            raise MicrophoneUnavailable("Voice input needs PyAudio, which is not installed; "
+                                        "play by keyboard or install it.") from None
+        if self._recognizer is None:
+            self._recognizer = Recognizer(self.commands, language=self._language)
+        with _quiet():
+            pa = pyaudio.PyAudio()
+        try:
+            index = find_microphone(pa, self.mic)
+            with _quiet():
+                stream = pa.open(format=pyaudio.paInt16, channels=1, rate=SAMPLE_RATE, input=True,
+                                 input_device_index=index,
+                                 frames_per_buffer=SAMPLE_RATE * FRAME_MS // 1000)
+        except MicrophoneUnavailable:
+            with _quiet():
+                pa.terminate()
+            raise
+        except (OSError, ValueError) as error:
+            with _quiet():
+                pa.terminate()
+            raise MicrophoneUnavailable(_why(error)) from None
+        self._pa, self._stream = pa, stream
+        self._stop.clear()
+        self._thread = threading.Thread(target=self._run, name="voice-listener", daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        """Stop listening and close the microphone (safe to call twice)."""
+        self._stop.set()
+        thread, self._thread = self._thread, None
+        if thread is not None and thread is not threading.current_thread():
+            thread.join(timeout=2)
+        self._close()
+
+    def _close(self) -> None:
+        stream, self._stream = self._stream, None
+        pa, self._pa = self._pa, None
+        with _quiet():
+            if stream is not None:
+                try:
+                    stream.stop_stream()
+                    stream.close()
+                except Exception:
+                    pass
+            if pa is not None:
+                pa.terminate()
+
+    # ----- the loop ---------------------------------------------------------------------------
+
+    def _calibrate(self, endpointer: Endpointer) -> None:
+        """Half a second of room noise through SpeechRecognition sets the starting noise floor."""
+        try:
+            import speech_recognition as sr
+
+            recognizer = sr.Recognizer()
+            recognizer.dynamic_energy_threshold = False
+            recognizer.adjust_for_ambient_noise(_StreamSource(self._stream), duration=0.5)
+            rms = max(1.0, float(recognizer.energy_threshold) / 1.5)  # SR keeps rms * 1.5
+        except Exception:
+            return
+        self.noise_floor_db = 20.0 * math.log10(rms)
+        endpointer.set_noise_floor(self.noise_floor_db)
+
+    def _run(self) -> None:
+        recognizer = self._recognizer
+        assert recognizer is not None
+        endpointer = Endpointer(sample_rate=SAMPLE_RATE, frame_ms=FRAME_MS)
+        frame_samples = SAMPLE_RATE * FRAME_MS // 1000
+        frame_s = FRAME_MS / 1000
+        recognizer.reset_stream()
+        try:
+            self._calibrate(endpointer)
+            in_utterance = False
+            for frame, captured in self._frames(frame_samples):
+                if self._deaf(captured - frame_s - 0.05, captured):
+                    if in_utterance:
+                        recognizer.abort()
+                        in_utterance = False
+                    endpointer.reset()
+                    continue
+                for event in endpointer.process(frame, recognizer.completion):
+                    if event.kind == "start":
+                        recognizer.start(self.allowed() if self.allowed else None,
+                                         after_talk=event.gap_ms < MIN_GAP_MS)
+                        recognizer.feed(event.audio)
+                        in_utterance = True
+                        if self.on_speech_start is not None:
+                            self.on_speech_start()
+                    elif event.kind == "audio" and in_utterance:
+                        recognizer.feed(event.audio)
+                    elif event.kind == "abandon" and in_utterance:
+                        recognizer.abort()
+                        in_utterance = False
+                    elif event.kind == "end" and in_utterance:
+                        in_utterance = False
+                        result = recognizer.finish()
+                        if result.command is not None:
+                            self.on_command(result.command)
+                        elif result.unsure and self.on_unsure is not None:
+                            self.on_unsure(result.heard)
+        except _MicrophoneLost as lost:
+            if self.on_error is not None and not self._stop.is_set():
+                self.on_error(str(lost))
+        finally:
+            self._close()
+
+    def _frames(self, frame_samples: int) -> Iterator[tuple[bytes, float]]:
+        """Frames with the monotonic time their last sample was read."""
+        while not self._stop.is_set():
+            stream = self._stream
+            if stream is None:
+                return
+            try:
+                data = bytes(stream.read(frame_samples, exception_on_overflow=False))
+            except (OSError, ValueError, AttributeError) as error:
+                if self._stop.is_set():
+                    return
+                raise _MicrophoneLost(_why(error, lost=True)) from None
+            yield data, time.monotonic()
+
+
+class _MicrophoneLost(Exception):
+    """The stream failed mid-game (unplugged, taken away)."""
+
+
+def _why(error: Exception, *, lost: bool = False) -> str:
+    """One sentence for the player from PortAudio's error."""
+    text = str(error).lower()
+    if "invalid sample rate" in text or "sample rate" in text:
+        return ("The microphone does not support 16000 Hz recording; choose another with --mic "
+                "or play by keyboard.")
+    if "permission" in text or "denied" in text:
+        return "The microphone cannot be opened (permission denied); play by keyboard instead."
+    if lost:
+        return "The microphone stopped working (was it unplugged?); carry on by keyboard."
+    return "The microphone could not be opened; check it is plugged in, or play by keyboard."

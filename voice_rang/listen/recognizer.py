@@ -1,0 +1,497 @@
+"""Command recognition with pocketsphinx 5, built to say "not a command" as readily as a command.
+
+Why not a plain JSGF grammar: a grammar decoder always answers with *something* it knows, so on
+ordinary talk near the microphone it "hears" a command nearly every time (pocketsphinx issue #75;
+``benchmarks/bench_recognition.py`` measures it). Here the grammar has a second branch, a loop
+over a few hundred ordinary English words (numbers, card names, the game's own narration, common
+talk; never a command word or a homophone of one). Both branches compete inside one Viterbi
+search, so their scores are comparable by construction: an utterance is a command only when the
+command path beats every sequence of ordinary words. Two such decoders run side by side on the
+same audio, one lenient (the garbage loop is expensive) and one strict (cheap): both agreeing is a
+command; only the lenient one finding a command is *unsure* (the game says "I didn't catch that"
+and does nothing); neither is not a command (silently ignored). Duration sanity (too short, too
+long) and "only what is valid now" (commands outside ``allowed`` are moved into the garbage
+branch, so saying them can never be mistaken for an allowed one) complete the rejection.
+
+Everything is streaming: :meth:`Recognizer.start`, :meth:`Recognizer.feed` per chunk while the
+person speaks, :meth:`Recognizer.finish` at the endpoint. Models load once per
+:class:`Recognizer`; grammars are cached per set of allowed commands.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import threading
+import time
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from enum import Enum
+
+from ..commands import CommandSet, normalize
+
+__all__ = [
+    "MIN_GAP_MS",
+    "SAMPLE_RATE",
+    "Completion",
+    "Grammar",
+    "Recognition",
+    "Recognizer",
+    "decode_pcm",
+    "summarize",
+]
+
+SAMPLE_RATE = 16000
+"""The acoustic model's rate: every caller resamples to it first."""
+
+MIN_GAP_MS = 400.0
+"""Silence a command needs before it: less, and it is the next piece of someone's sentence."""
+
+_EXTRA_PRONUNCIATIONS = {
+    # Words of the command phrases that CMUdict lacks.
+    "verbosity": "V ER B AA S AH T IY",
+}
+
+_GARBAGE_WORDS = """
+a about above after again against ago all almost also always am an and another any anyone
+anything are around as ask at away bad be because been before being best better between big
+bit both but buy by call came can't car cat cats come could cup day did didn't do does doesn't
+dog doing done don't down each eat else end enough even ever every everyone face fine first
+for found from fun get gets give go goes going gone good got great guess had hand hands has
+have he hear heard her here him his hold home how i'm if in into is it it's its just keep
+kind know last later left let let's like likely little look looks lost lot made make many may
+maybe me mean might mine minute moment more most much must my name need never nice not nothing
+now of off often oh ok okay old on once one only or other our out over own part people pick
+place please point put rather read ready real really right round said same saw say says see
+seen she should show side since sit so some something soon sorry still such sure take takes
+talk tea tell than thank thanks that that's the their them then there these they thing things
+think this those though thought three through time to today together told too took try two
+under until up upon us use very wait want was water way we well went were what when where
+which while who whose why will win wins with without won won't word would wow yeah year
+yesterday you your yours
+zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen
+sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety
+hundred thousand first second third fourth fifth point
+ace king queen jack joker hearts heart clubs club diamonds diamond spades spade suit suits
+card cards deck pile match matched matches guest guests player players turned turns turning
+returned return onto takes took pile left wins winner game's games round rounds pass
+hello hi morning evening night tomorrow tonight raining glasses interesting
+"""
+"""Ordinary words the garbage branch can spell talk with. Command words and their homophones
+are removed at start-up, so this list may contain them harmlessly."""
+
+_WORD = re.compile(r"[a-z']+")
+
+
+@dataclass(frozen=True)
+class Recognition:
+    """What one utterance was: a command, an unsure guess, or nothing for the game.
+
+    ``command`` is a canonical id only when the recogniser is confident and the command is allowed
+    now; ``unsure`` means it heard speech that might have been a command (the game says "I didn't
+    catch that" and never acts); ``heard`` is the raw grammar text (garbage words in brackets);
+    ``ms`` is decode time, from the end of the audio to the answer.
+    """
+
+    command: str | None
+    heard: str
+    unsure: bool
+    ms: float
+    reason: str = ""
+    """``command``, ``unsure``, ``not a command``, ``not valid now``, ``too short``, ``too long``,
+    ``silence``."""
+    speech_ms: float = 0.0
+    """Length of the audio decoded, for duration sanity and reports."""
+    guess: str | None = None
+    """The command the lenient decoder leaned to, even when not accepted (for logs and tests)."""
+
+
+class Completion(Enum):
+    """How far a partial hypothesis is through a command: the endpointer's hint."""
+
+    NONE = "none"
+    """Nothing command-like yet (or ordinary words): normal hangover."""
+    PREFIX = "prefix"
+    """The start of a longer command ("auto reveal"): wait longer."""
+    COMPLETE_PREFIX = "complete-prefix"
+    """A whole command that a longer one extends: wait longer."""
+    COMPLETE = "complete"
+    """A whole command nothing extends: close the utterance after a short silence."""
+
+
+@dataclass(frozen=True)
+class Tuning:
+    """The numbers rejection hangs on (natural-log units per garbage word, before the language
+    weight). Chosen on some synthetic voices and checked on held-out ones: see ``docs/voice.md``."""
+
+    lenient_garbage: float = -14.0
+    strict_garbage: float = -9.0
+    garbage_entry: float = -2.0
+    min_speech_ms: float = 120.0
+    max_speech_ms: float = 3500.0
+
+
+@dataclass
+class Grammar:
+    """The command phrases of one :class:`CommandSet` as word sequences, and their prefixes."""
+
+    commands: CommandSet
+    phrases: dict[str, str] = field(default_factory=dict)
+    """Normalised phrase -> command id."""
+
+    def __post_init__(self) -> None:
+        for command, phrases in self.commands.phrases.items():
+            for phrase in phrases:
+                self.phrases.setdefault(normalize(phrase), command)
+
+    def words(self) -> set[str]:
+        return {word for phrase in self.phrases for word in phrase.split()}
+
+    def completion(self, text: str, allowed: frozenset[str] | None = None) -> Completion:
+        """Where ``text`` (normalised words) stands against the phrases allowed now.
+
+        >>> g = Grammar(CommandSet.load("en"))
+        >>> g.completion("auto reveal").value, g.completion("status").value
+        ('prefix', 'complete')
+        """
+        text = normalize(text)
+        if not text:
+            return Completion.NONE
+        phrases = [p for p, c in self.phrases.items() if allowed is None or c in allowed]
+        whole = text in phrases
+        longer = any(p.startswith(text + " ") for p in phrases)
+        if whole:
+            return Completion.COMPLETE_PREFIX if longer else Completion.COMPLETE
+        return Completion.PREFIX if longer else Completion.NONE
+
+
+class _Decoder:
+    """One pocketsphinx decoder with a command-or-garbage grammar per allowed set."""
+
+    def __init__(self, grammar: Grammar, garbage: list[str], garbage_logp: float,
+                 entry_logp: float) -> None:
+        import pocketsphinx
+
+        self.grammar = grammar
+        self.garbage = garbage
+        self.garbage_logp = garbage_logp
+        self.entry_logp = entry_logp
+        self.ps = pocketsphinx.Decoder(
+            hmm=pocketsphinx.get_model_path("en-us/en-us"),
+            dict=pocketsphinx.get_model_path("en-us/cmudict-en-us.dict"),
+            lm=None, bestpath=False, loglevel="FATAL", samprate=SAMPLE_RATE,
+        )
+        self.lw = float(self.ps.config["lw"])
+        self._searches: dict[frozenset[str] | None, str] = {}
+        self._grammars: list[object] = []
+        self._active_search = ""
+        self._cmninit = str(self.ps.config["cmninit"])
+        self.active: frozenset[str] | None = None
+
+    def _log(self, ln_prob: float) -> int:
+        """Natural-log probability to the decoder's log base, scaled by the language weight."""
+        return int(self.ps.logmath.ln_to_log(ln_prob) * self.lw)
+
+    def build(self, allowed: frozenset[str] | None) -> str:
+        """The search for this allowed set (built once, then cached)."""
+        name = self._searches.get(allowed)
+        if name is not None:
+            return name
+        import pocketsphinx
+
+        name = f"commands-{len(self._searches)}"
+        allowed_phrases = [p for p, c in self.grammar.phrases.items()
+                           if allowed is None or c in allowed]
+        barred_words = sorted({w for p, c in self.grammar.phrases.items()
+                               if not (allowed is None or c in allowed) for w in p.split()}
+                              - {w for p in allowed_phrases for w in p.split()})
+        garbage = [*self.garbage, *barred_words]
+        states = 2 + sum(len(p.split()) for p in allowed_phrases)
+        fsg = pocketsphinx.FsgModel(name, self.ps.logmath, self.lw, states)
+        start, final = 0, 1
+        fsg.set_start_state(start)
+        fsg.set_final_state(final)
+        next_state = 2
+        choose = self._log(-math.log(max(1, len(allowed_phrases))))
+        for phrase in allowed_phrases:
+            src = start
+            words = phrase.split()
+            for index, word in enumerate(words):
+                dst = final if index == len(words) - 1 else next_state
+                if dst != final:
+                    next_state += 1
+                fsg.trans_add(src, dst, choose if index == 0 else 0, fsg.word_add(word))
+                src = dst
+        # The garbage branch: start -(entry, word)-> final, then final -(word)-> final. It ends
+        # in the final state itself because fsg_search does not follow a null transition into the
+        # final state at the last frame; a command followed by ordinary words also lands here.
+        per_word = self._log(self.garbage_logp)
+        entry = self._log(self.entry_logp) + per_word
+        for word in garbage:
+            wid = fsg.word_add(word)
+            fsg.trans_add(start, final, entry, wid)
+            fsg.trans_add(final, final, per_word, wid)
+        self.ps.add_fsg(name, fsg)
+        self._grammars.append(fsg)  # the search borrows it: keep it alive as long as the decoder
+        self._searches[allowed] = name
+        return name
+
+    def reset_stream(self) -> None:
+        """Forget what the front end learnt from earlier audio (cepstral mean, noise estimate):
+        ``set_cmn`` alone leaves the noise-removal state behind, and the decoder writes its running
+        mean back into ``cmninit``, so both are restored or decoding would depend on history."""
+        self.ps.config["cmninit"] = self._cmninit
+        self.ps.reinit_feat()
+
+    def start(self, allowed: frozenset[str] | None) -> None:
+        name = self.build(allowed)
+        if self._active_search != name:  # (current_search() crashes before any activation)
+            self.ps.activate_search(name)
+            self._active_search = name
+        self.active = allowed
+        self.ps.start_utt()
+
+    def feed(self, pcm: bytes) -> None:
+        if pcm:
+            self.ps.process_raw(pcm, False, False)
+
+    def partial(self) -> str:
+        hyp = self.ps.hyp()
+        return hyp.hypstr if hyp is not None else ""
+
+    def finish(self) -> str | None:
+        """The final hypothesis; ``None`` when no path reached the end of the grammar."""
+        self.ps.end_utt()
+        hyp = self.ps.hyp()
+        return None if hyp is None else hyp.hypstr
+
+
+def _garbage_vocabulary(ps: object, grammar: Grammar, extra: Iterable[str]) -> list[str]:
+    """Ordinary words minus command words and anything that sounds like a command word."""
+    lookup = ps.lookup_word  # type: ignore[attr-defined]
+    command_words = grammar.words()
+    command_sounds = {lookup(w) for w in command_words} - {None}
+    # Whole-phrase sounds too ("new game" must not be spelled by garbage "knew game").
+    chosen: list[str] = []
+    for word in sorted(set(_WORD.findall(_GARBAGE_WORDS.lower())) | set(extra)):
+        if word in command_words:
+            continue
+        sound = lookup(word)
+        if sound is None or sound in command_sounds:
+            continue
+        chosen.append(word)
+    return chosen
+
+
+def _narration_words(language: str) -> set[str]:
+    """Words of the game's own messages: what the microphone will hear from the loudspeaker."""
+    try:
+        from ..prompts import load_prompts
+
+        messages = load_prompts(language).messages
+    except Exception:
+        return set()
+    words: set[str] = set()
+
+    def walk(value: object) -> None:
+        if isinstance(value, str):
+            words.update(_WORD.findall(re.sub(r"\{[^}]*\}", " ", value.lower())))
+        elif isinstance(value, dict):
+            for item in value.values():
+                walk(item)
+        elif isinstance(value, list):
+            for item in value:
+                walk(item)
+
+    walk(messages)
+    return words
+
+
+class Recognizer:
+    """Streaming command recogniser: load once, then ``start`` / ``feed`` / ``finish`` per
+    utterance (or :meth:`recognize` for a whole buffer). Not thread-safe: one listener owns it.
+
+    >>> r = Recognizer(CommandSet.load("en"))
+    >>> r.recognize(b"\\0" * 3200).reason
+    'too short'
+    """
+
+    def __init__(self, commands: CommandSet, *, language: str = "en",
+                 tuning: Tuning | None = None) -> None:
+        self.commands = commands
+        self.grammar = Grammar(commands)
+        self.tuning = tuning or Tuning()
+        self._lock = threading.Lock()
+        lenient = _Decoder(self.grammar, [], self.tuning.lenient_garbage,
+                           self.tuning.garbage_entry)
+        self._add_missing_words(lenient.ps)
+        garbage = _garbage_vocabulary(lenient.ps, self.grammar, _narration_words(language))
+        lenient.garbage = garbage
+        strict = _Decoder(self.grammar, garbage, self.tuning.strict_garbage,
+                          self.tuning.garbage_entry)
+        self._add_missing_words(strict.ps)
+        self._decoders = (lenient, strict)
+        self.garbage_words = frozenset(garbage)
+        self._allowed: frozenset[str] | None = None
+        self._samples = 0
+        self._started = False
+        self._after_talk = False
+        for decoder in self._decoders:
+            decoder.build(None)
+
+    def _add_missing_words(self, ps: object) -> None:
+        for word in sorted(self.grammar.words()):
+            if ps.lookup_word(word) is None:  # type: ignore[attr-defined]
+                phones = _EXTRA_PRONUNCIATIONS.get(word)
+                if phones is None:
+                    raise ValueError(f"no pronunciation for the command word {word!r}")
+                ps.add_word(word, phones, True)  # type: ignore[attr-defined]
+
+    def reset_stream(self) -> None:
+        """A new audio stream begins: start from the model's cepstral mean, not the last one's.
+
+        Within a stream the decoders keep adapting to the voice and the room (live CMN); between
+        recordings this makes each file decode the same whatever came before it.
+        """
+        if self._started:
+            self.abort()
+        for decoder in self._decoders:
+            decoder.reset_stream()
+
+    # ----- streaming --------------------------------------------------------------------------
+
+    def start(self, allowed: Iterable[str] | None = None, *, after_talk: bool = False) -> None:
+        """Begin an utterance, listening only for ``allowed`` command ids (all when ``None``).
+
+        ``after_talk``: speech began right after other speech (a short pause inside a sentence);
+        it is decoded but never taken as a command, because a command is said on its own.
+        """
+        if self._started:
+            self.abort()
+        self._after_talk = after_talk
+        self._allowed = None if allowed is None else frozenset(allowed)
+        for decoder in self._decoders:
+            decoder.start(self._allowed)
+        self._samples = 0
+        self._started = True
+
+    def feed(self, pcm: bytes) -> None:
+        """Decode a chunk of 16 kHz mono PCM16 as it arrives."""
+        if not self._started:
+            self.start(self._allowed)
+        for decoder in self._decoders:
+            decoder.feed(pcm)
+        self._samples += len(pcm) // 2
+
+    def completion(self) -> Completion:
+        """How complete the command heard so far is: the endpointer's hint for its hangover."""
+        if not self._started:
+            return Completion.NONE
+        return self.grammar.completion(self._decoders[0].partial(), self._allowed)
+
+    def abort(self) -> None:
+        """Drop the utterance in progress (the game started speaking over it)."""
+        if self._started:
+            for decoder in self._decoders:
+                decoder.finish()
+            self._started = False
+
+    def finish(self) -> Recognition:
+        """End the utterance and decide: command, unsure, or not a command."""
+        began = time.perf_counter()
+        speech_ms = 1000.0 * self._samples / SAMPLE_RATE
+        if not self._started:
+            return Recognition(None, "", False, 0.0, "silence")
+        lenient_text, strict_text = (d.finish() for d in self._decoders)
+        self._started = False
+        ms = 1000.0 * (time.perf_counter() - began)
+        heard = self._display(lenient_text)
+        guess = self._command_of(lenient_text)
+        strict = self._command_of(strict_text)
+
+        def result(command: str | None, unsure: bool, reason: str) -> Recognition:
+            return Recognition(command, heard, unsure, ms, reason, speech_ms, guess)
+
+        if speech_ms < self.tuning.min_speech_ms:
+            return result(None, False, "too short")
+        if speech_ms > self.tuning.max_speech_ms:
+            return result(None, False, "too long")
+        if guess is None:
+            return result(None, False, "not a command")
+        if self._after_talk:
+            return result(None, False, "part of longer talk")
+        if self._allowed is not None and guess not in self._allowed:
+            return result(None, False, "not valid now")
+        if strict != guess:
+            return result(None, True, "unsure")
+        return result(guess, False, "command")
+
+    def recognize(self, pcm: bytes, allowed: Iterable[str] | None = None) -> Recognition:
+        """Decode one whole utterance already cut from its surroundings."""
+        with self._lock:
+            self.reset_stream()
+            self.start(allowed)
+            for offset in range(0, len(pcm), 3200):
+                self.feed(pcm[offset:offset + 3200])
+            return self.finish()
+
+    # ----- helpers ----------------------------------------------------------------------------
+
+    def _words(self, text: str | None) -> list[str]:
+        return [re.sub(r"\(\d+\)$", "", w) for w in (text or "").split()
+                if not w.startswith(("<", "[", "+"))]
+
+    def _command_of(self, text: str | None) -> str | None:
+        words = self._words(text)
+        if not words or any(w in self.garbage_words for w in words):
+            return None
+        return self.grammar.phrases.get(" ".join(words))
+
+    def _display(self, text: str | None) -> str:
+        """The raw text heard, ordinary (garbage) words in brackets: ``[the] [cat]``."""
+        words = self._words(text)
+        if any(w in self.garbage_words for w in words) or " ".join(words) not in self.grammar.phrases:
+            return " ".join(f"[{w}]" if w in self.garbage_words else w for w in words)
+        return " ".join(words)
+
+
+def decode_pcm(recognizer: Recognizer, pcm: bytes, *, allowed: Iterable[str] | None = None,
+               frame_ms: int = 20) -> Iterator[Recognition]:
+    """Run a recording through the live pipeline: endpointer, streaming decoder, rejection.
+
+    Yields one :class:`Recognition` per utterance the endpointer finds, exactly as the microphone
+    listener would, so ``voice-rang recognize`` measures what play does.
+    """
+    from .endpoint import Endpointer
+
+    endpointer = Endpointer(sample_rate=SAMPLE_RATE, frame_ms=frame_ms)
+    recognizer.reset_stream()
+    frame_bytes = endpointer.frame_bytes
+    allowed_set = None if allowed is None else frozenset(allowed)
+    pcm = pcm + b"\0" * (frame_bytes * int(1000 / frame_ms))  # a second of trailing silence
+    for offset in range(0, len(pcm) - frame_bytes + 1, frame_bytes):
+        frame = pcm[offset:offset + frame_bytes]
+        for event in endpointer.process(frame, recognizer.completion):
+            if event.kind == "start":
+                recognizer.start(allowed_set, after_talk=event.gap_ms < MIN_GAP_MS)
+                recognizer.feed(event.audio)
+            elif event.kind == "audio":
+                recognizer.feed(event.audio)
+            elif event.kind == "end":
+                yield recognizer.finish()
+            elif event.kind == "abandon":
+                recognizer.feed(event.audio)
+                result = recognizer.finish()
+                yield Recognition(None, result.heard, False, result.ms, "too long",
+                                  result.speech_ms, result.guess)
+
+
+def summarize(results: Iterable[Recognition]) -> Recognition:
+    """One answer for a recording: its first command, else its first unsure utterance, else what
+    was heard first (or silence). A recording is meant to hold one command."""
+    seen = list(results)
+    for wanted in (lambda r: r.command is not None, lambda r: r.unsure, lambda r: True):
+        for result in seen:
+            if wanted(result):
+                return result
+    return Recognition(None, "", False, 0.0, "silence")
