@@ -8,6 +8,8 @@ monitor for the first audio after the word ended:
     latency = onset of the answer's first audio on the speaker - time the word's last sample
               was written into the microphone
 
+"turn" is spoken by flite's rms voice (tests/speech_samples.py).
+
 The speaker is read through ``parec`` with a 10 ms latency request and every chunk is timestamped on
 arrival, so the figure includes the monitor's own delay: it errs on the slow side.
 
@@ -40,21 +42,11 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
 from audio_server import AudioServer, start_audio_server  # noqa: E402
+from speech_samples import synthesize  # noqa: E402
 
 RATE = 16000
 CHUNK = 160  # 10 ms
 THRESHOLD = 300  # RMS of int16 samples that counts as sound
-
-
-def synthesize(text: str, voice: str = "en-us", wpm: int = 170) -> bytes:
-    """16 kHz mono PCM16 of ``text`` with leading and trailing silence cut off."""
-    espeak = subprocess.run(["espeak-ng", "-v", voice, "-s", str(wpm), "--stdout", text],
-                            check=True, capture_output=True).stdout
-    raw = subprocess.run(["sox", "-t", "wav", "-", "-t", "raw", "-r", str(RATE), "-e", "signed", "-b", "16",
-                          "-c", "1", "-"], input=espeak, check=True, capture_output=True).stdout
-    samples = array.array("h", raw)
-    loud = [i for i, value in enumerate(samples) if abs(value) > 500]
-    return samples[loud[0]:loud[-1] + 1].tobytes()
 
 
 def rms(chunk: bytes) -> float:
@@ -137,11 +129,13 @@ def measure(server: AudioServer, command: list[str], turns: int, word: bytes, la
     """Say ``word`` ``turns`` times into a program and time the answers."""
     watch = SpeakerWatch(server)
     watch.start()
+    time.sleep(1.0)  # let the recorder settle on the sink before the program starts
     started = time.monotonic()
     process = subprocess.Popen(command, env=server.env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                stderr=subprocess.DEVNULL, text=True)
     lines = LineWatch(process.stdout)
     first_audio = watch.first_sound_after(started, timeout=30)
+    first_line = next((when for when, _ in lines.lines), None)
     latencies: list[float] = []
     misses = 0
     try:
@@ -178,6 +172,8 @@ def measure(server: AudioServer, command: list[str], turns: int, word: bytes, la
         result["all_ms"] = [round(value, 1) for value in latencies]
     if first_audio is not None:
         result["startup_s"] = round(first_audio - started, 3)
+    if first_line is not None:
+        result["first_line_s"] = round(first_line - started, 3)
     return result
 
 

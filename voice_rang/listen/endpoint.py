@@ -24,7 +24,7 @@ from .recognizer import Completion
 __all__ = ["HANGOVER_MS", "Endpointer", "Utterance"]
 
 HANGOVER_MS = {
-    Completion.COMPLETE: 200,
+    Completion.COMPLETE: 100,
     Completion.NONE: 300,
     Completion.COMPLETE_PREFIX: 450,
     Completion.PREFIX: 550,
