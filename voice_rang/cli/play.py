@@ -6,6 +6,9 @@ import argparse
 import os
 import queue
 import sys
+import threading
+import time
+from collections.abc import Callable
 from contextlib import ExitStack
 from random import Random
 from typing import Any
@@ -17,7 +20,7 @@ from ..keyboard import KeyReader, LineReader, terminal_keys
 from ..narration import VERBOSITIES, Narrator
 from ..prompts import PromptsError, load_prompts
 from ..table import SeatKind, Table
-from ..table.loop import BARGE_IN, INPUT_ENDED, LogFile, TableOutputs, run_table
+from ..table.loop import BARGE_IN, INPUT_ENDED, Inbox, LogFile, TableOutputs, run_table
 from . import UsageError
 
 
@@ -109,7 +112,7 @@ def run(args: argparse.Namespace) -> int:
     narrator = Narrator.load(args.lang, seats=args.seats, listener=0 if args.people == 1 else None,
                              verbosity=args.verbosity, cap=args.cap, kinds=kinds)
     interactive = sys.stdin.isatty()
-    inbox: queue.Queue[str] = queue.Queue()
+    inbox: queue.Queue[Inbox] = queue.Queue()
 
     with ExitStack() as stack:
         log = None
@@ -130,11 +133,8 @@ def run(args: argparse.Namespace) -> int:
 
         table = Table(narrator, new_game, outputs, kinds=kinds, beat=args.beat,
                       interactive=interactive, log=log)
-        sources = 1
         listen = not args.no_listen and (args.listen or not args.text)
-        if listen and start_listening(args, commands, inbox, outputs, narrator, speech, stack, table):
-            sources += 1
-        remaining = [sources]
+        remaining = [2 if listen else 1]
 
         def source_ended() -> None:
             remaining[0] -= 1
@@ -149,41 +149,78 @@ def run(args: argparse.Namespace) -> int:
             reader = LineReader(commands, inbox.put, source_ended)
         reader.start()
         stack.callback(reader.stop)
+        if listen:
+            # The recogniser takes a moment to load: the game starts talking meanwhile.
+            voice = VoiceStarter(args, commands, inbox, narrator, speech, table, source_ended)
+            voice.start()
+            stack.callback(voice.stop)
         code = run_table(table, inbox, on_barge_in=outputs.stop)
         if outputs.speech is not None:
             outputs.speech.wait_until_done(10.0)  # let the last words ("Goodbye.") be heard
         return code
 
 
-def start_listening(args: argparse.Namespace, commands: CommandSet, inbox: queue.Queue[str],
-                    outputs: TableOutputs, narrator: Narrator, speech: Any, stack: ExitStack,
-                    table: Table) -> bool:
-    """Voice commands from the microphone, when one exists; False (and one line) when not."""
-    try:
-        from ..listen import MicrophoneUnavailable, VoiceListener
-    except ImportError:
-        return False
+class VoiceStarter:
+    """Starts listening on a thread of its own; says on the table's queue whether it could."""
 
-    def error(reason: str) -> None:
-        outputs.say(narrator.say("answer", "voice_off", reason=reason))
+    def __init__(self, args: argparse.Namespace, commands: CommandSet, inbox: queue.Queue[Inbox],
+                 narrator: Narrator, speech: Any, table: Table, gave_up: Callable[[], None]) -> None:
+        self._args, self._commands, self._inbox = args, commands, inbox
+        self._narrator, self._speech, self._table, self._gave_up = narrator, speech, table, gave_up
+        self._listener: Any = None
+        self._lock = threading.Lock()
+        self._stopped = False
+        self._thread = threading.Thread(target=self._run, name="voice-start", daemon=True)
 
-    def unsure(heard: str) -> None:
-        del heard
-        outputs.say(narrator.say("answer", "not_caught"))
+    def start(self) -> None:
+        self._thread.start()
 
-    mic: str | int | None = args.mic
-    if isinstance(mic, str) and mic.isdigit():
-        mic = int(mic)
-    listener = VoiceListener(commands, on_command=inbox.put, on_unsure=unsure, on_error=error,
-                             on_speech_start=lambda: inbox.put(BARGE_IN), mic=mic,
-                             allowed=table.valid_commands)
-    try:
-        listener.start()
-    except MicrophoneUnavailable as problem:
-        error(str(problem))
-        return False
-    stack.callback(listener.stop)
-    if speech is not None:
-        speech.add_activity_listener(listener.set_output_activity)
-    outputs.say(narrator.say("prompt", "listening", kind="hint"))
-    return True
+    def stop(self) -> None:
+        with self._lock:
+            self._stopped = True
+            listener = self._listener
+        if listener is not None:
+            listener.stop()
+
+    def _say(self, section: str, key: str, **fields: Any) -> None:
+        self._inbox.put(self._narrator.say(section, key, kind="hint", **fields))
+
+    def _run(self) -> None:
+        try:
+            from ..listen import MicrophoneUnavailable, VoiceListener
+        except ImportError as error:  # pragma: no cover - broken installation
+            self._say("answer", "voice_off", reason=f"{error}.")
+            self._gave_up()
+            return
+
+        def unsure(heard: str) -> None:
+            del heard
+            self._inbox.put(self._narrator.say("answer", "not_caught"))
+
+        def failed(reason: str) -> None:
+            self._say("answer", "voice_off", reason=reason)
+            self._gave_up()
+
+        mic: str | int | None = self._args.mic
+        if isinstance(mic, str) and mic.isdigit():
+            mic = int(mic)
+        listener = VoiceListener(self._commands, on_command=self._inbox.put, on_unsure=unsure,
+                                 on_error=failed, on_speech_start=lambda: self._inbox.put(BARGE_IN),
+                                 mic=mic, allowed=self._table.valid_commands)
+        if self._speech is not None:
+            # Half duplex from the first word: the game may already be talking.
+            self._speech.add_activity_listener(listener.set_output_activity)
+            if self._speech.is_speaking:
+                listener.set_output_activity(True, time.monotonic())
+        try:
+            listener.start()
+        except MicrophoneUnavailable as problem:
+            self._say("answer", "voice_off", reason=str(problem))
+            self._gave_up()
+            return
+        with self._lock:
+            if self._stopped:
+                listener.stop()
+                return
+            self._listener = listener
+        self._say("prompt", "listening")

@@ -19,7 +19,11 @@ from ..engine.log import encode_events
 from ..messages import Message
 from .table import Table
 
-__all__ = ["INPUT_ENDED", "LogFile", "Speech", "TableOutputs", "run_table"]
+__all__ = ["BARGE_IN", "INPUT_ENDED", "Inbox", "LogFile", "Speech", "TableOutputs", "run_table"]
+
+Inbox = str | Message
+"""What inputs put on the table's queue: a command id (or unrecognised text), or a message to
+announce (an input's own news, such as "Listening" or a microphone failure)."""
 
 INPUT_ENDED = "\x00input ended"
 """Put on the queue when an input source has nothing more to say (end of a pipe)."""
@@ -33,6 +37,8 @@ class Speech(Protocol):
     def say(self, message: Message) -> None: ...
     def stop(self) -> None: ...
     def wait_until_done(self, timeout: float | None = None) -> bool: ...
+    @property
+    def is_speaking(self) -> bool: ...
     def faster(self) -> int: ...
     def slower(self) -> int: ...
     def close(self) -> None: ...
@@ -95,7 +101,7 @@ class LogFile:
 
 def run_table(
     table: Table,
-    commands: queue.Queue[str],
+    commands: queue.Queue[Inbox],
     on_barge_in: Callable[[], None] | None = None,
 ) -> int:
     """Start the table's game and serve commands until the table is finished; the exit code."""
@@ -109,7 +115,9 @@ def run_table(
         except queue.Empty:
             table.tick()
             continue
-        if item == INPUT_ENDED:
+        if isinstance(item, Message):
+            table.announce(item)
+        elif item == INPUT_ENDED:
             table.close_inputs()
         elif item == BARGE_IN:
             if on_barge_in is not None:

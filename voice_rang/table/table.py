@@ -102,6 +102,11 @@ class Table:
             self._cursor = None
         self.outputs.say(message)
 
+    def announce(self, message: Message) -> None:
+        """Say news from an input or output (listening, a device lost), kept in the history."""
+        if not self.finished:
+            self._say(message)
+
     def _answer(self, section: str, key: str, seat: int | None = None, **fields: Any) -> None:
         self._say(self.narrator.say(section, key, seat, **fields))
 
