@@ -1,0 +1,130 @@
+"""Watch a live ``voice-rang`` on the test sound card: its speaker (with arrival times) and its lines.
+
+Shared by the voice tests and the latency benchmark. The speaker is the null sink's monitor read
+through ``parec`` in 10 ms chunks, each stamped with ``time.monotonic()`` when it arrives, so a
+sound's onset is known to within the monitor's own small delay (erring late).
+"""
+
+from __future__ import annotations
+
+import array
+import math
+import subprocess
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import IO
+
+from audio_server import AudioServer
+
+__all__ = ["CHUNK", "RATE", "THRESHOLD", "LineWatch", "SpeakerWatch", "rms"]
+
+RATE = 16000
+CHUNK = 160  # 10 ms
+THRESHOLD = 300  # RMS of int16 samples that counts as sound
+
+
+def rms(chunk: bytes) -> float:
+    samples = array.array("h", chunk)
+    return math.sqrt(sum(value * value for value in samples) / max(1, len(samples)))
+
+
+@dataclass
+class SpeakerWatch:
+    """The speaker's monitor, read in 10 ms chunks, each stamped with its arrival time."""
+
+    server: AudioServer
+    device: str = "spk.monitor"
+    chunks: list[tuple[float, float]] = field(default_factory=list)  # (arrival, rms)
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def start(self) -> None:
+        self._process = subprocess.Popen(
+            ["parec", "-d", self.device, "--raw", "--format=s16le", f"--rate={RATE}", "--channels=1",
+             "--latency-msec=10"], stdout=subprocess.PIPE, env=self.server.env)
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        assert self._process.stdout is not None
+        while True:
+            data = self._process.stdout.read(CHUNK * 2)
+            if not data:
+                return
+            with self._lock:
+                self.chunks.append((time.monotonic(), rms(data)))
+
+    def stop(self) -> None:
+        self._process.terminate()
+        self._process.wait()
+
+    def quiet_for(self, seconds: float) -> bool:
+        now = time.monotonic()
+        with self._lock:
+            recent = [level for at, level in self.chunks if at >= now - seconds]
+            covered = bool(self.chunks) and self.chunks[0][0] <= now - seconds
+        return covered and all(level < THRESHOLD for level in recent)
+
+    def first_sound_after(self, start: float, timeout: float) -> float | None:
+        """When the first loud chunk after ``start`` began playing (its arrival minus its length)."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            with self._lock:
+                for at, level in self.chunks:
+                    if at - CHUNK / RATE >= start and level >= THRESHOLD:
+                        return at - CHUNK / RATE
+            time.sleep(0.01)
+        return None
+
+    def wait_quiet(self, seconds: float, timeout: float) -> bool:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.quiet_for(seconds):
+                return True
+            time.sleep(0.05)
+        return False
+
+
+class LineWatch:
+    """The game's printed lines, as they come."""
+
+    def __init__(self, stream: IO[str]) -> None:
+        self.lines: list[tuple[float, str]] = []
+        self._stream = stream
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        for line in self._stream:
+            self.lines.append((time.monotonic(), line.rstrip("\n")))
+
+    def since(self, at: float) -> list[str]:
+        return [line for when, line in self.lines if when >= at]
+
+
+
+    def wait_for(self, text: str, timeout: float, after: float = 0.0) -> bool:
+        """Wait until a line containing ``text`` has been printed (after the time ``after``)."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if any(text in line for line in self.since(after)):
+                return True
+            time.sleep(0.02)
+        return False
+
+
+def echo_speaker_into_microphone(server: AudioServer) -> subprocess.Popen[bytes]:
+    """Loop whatever the speaker plays back into the microphone, as a room would: the game hears
+    its own voice. Stop it with ``terminate()``."""
+    process = subprocess.Popen(
+        ["parec", "-d", "spk.monitor", "--raw", "--format=s16le", f"--rate={RATE}", "--channels=1",
+         "--latency-msec=10"], stdout=subprocess.PIPE, env=server.env)
+
+    def pump() -> None:
+        assert process.stdout is not None
+        while True:
+            data = process.stdout.read(CHUNK * 2 * 2)
+            if not data:
+                return
+            server.say_into_microphone(data)
+
+    threading.Thread(target=pump, daemon=True).start()
+    return process

@@ -1,0 +1,112 @@
+"""Hands-free play through the front door: ``voice-rang play`` on the test sound card.
+
+The microphone is the PulseAudio pipe source fed in real time; the speaker is the null sink. Speech
+said into the microphone is made by flite (tests/speech_samples.py).
+"""
+
+from __future__ import annotations
+
+import subprocess
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import pytest
+from audio_server import AudioServer
+from live_game import LineWatch, SpeakerWatch, echo_speaker_into_microphone
+from speech_samples import synthesize
+from test_play import VOICE_RANG
+
+
+@contextmanager
+def voice_game(server: AudioServer, *extra: str) -> Iterator[tuple[subprocess.Popen[str], LineWatch, SpeakerWatch]]:
+    """A spoken, listening two-seat game whose host is waiting for its first turn, quiet."""
+    speaker = SpeakerWatch(server)
+    speaker.start()
+    process = subprocess.Popen([VOICE_RANG, "play", "--seats", "2", "--beat", "0", "--seed", "5",
+                                "--verbosity", "brief", *extra],
+                               env=server.env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True)
+    assert process.stdout is not None
+    lines = LineWatch(process.stdout)
+    try:
+        yield process, lines, speaker
+    finally:
+        process.terminate()
+        try:
+            process.wait(10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+        speaker.stop()
+
+
+def settle(lines: LineWatch, speaker: SpeakerWatch) -> None:
+    assert lines.wait_for("Listening: say turn", timeout=20), lines.lines
+    assert lines.wait_for("Your turn: say turn", timeout=20), lines.lines
+    assert speaker.wait_quiet(0.8, timeout=30)
+
+
+def test_play_says_at_the_start_that_you_can_say_turn(audio_server: AudioServer) -> None:
+    with voice_game(audio_server) as (_, lines, speaker):
+        settle(lines, speaker)
+
+
+def test_saying_turn_into_the_microphone_turns_and_narrates_the_hosts_card(audio_server: AudioServer) -> None:
+    with voice_game(audio_server) as (_, lines, speaker):
+        settle(lines, speaker)
+        said = time.monotonic()
+        audio_server.say_into_microphone(synthesize("turn"))
+        assert lines.wait_for("You: the ", timeout=10, after=said), lines.since(said)
+        assert speaker.first_sound_after(said, timeout=5) is not None
+
+
+def test_talk_that_is_not_a_command_turns_nothing(audio_server: AudioServer) -> None:
+    with voice_game(audio_server) as (_, lines, speaker):
+        settle(lines, speaker)
+        said = time.monotonic()
+        for sentence in ("what time is it", "the cat sat on the mat", "that was a good game"):
+            audio_server.say_into_microphone(synthesize(sentence, voice="slt"))
+            time.sleep(2.5)
+        time.sleep(1.5)
+        assert not any(line.startswith("You: the ") for line in lines.since(said)), lines.since(said)
+
+
+def test_the_games_own_narration_heard_by_the_microphone_triggers_nothing(audio_server: AudioServer) -> None:
+    echo = echo_speaker_into_microphone(audio_server)
+    microphone = SpeakerWatch(audio_server, device="vmic")
+    microphone.start()
+    try:
+        with voice_game(audio_server, "--verbosity", "normal") as (process, lines, speaker):
+            assert lines.wait_for("Your turn: say turn", timeout=20)
+            assert process.stdin is not None
+            started = time.monotonic()
+            process.stdin.write("status\nhelp\nrepeat\n")  # more talk with "turn" in it, all echoed
+            process.stdin.flush()
+            assert speaker.wait_quiet(1.0, timeout=60)
+            time.sleep(1.5)
+            after = lines.since(started)
+            assert not any(line.startswith("You turned") for line in after), after
+            assert not any("didn't catch" in line for line in after), after
+            assert microphone.first_sound_after(started, timeout=1) is not None  # the echo was heard
+    finally:
+        echo.terminate()
+        microphone.stop()
+
+
+def test_an_unknown_microphone_is_one_clear_line_and_play_goes_on_by_keyboard(audio_server: AudioServer) -> None:
+    with voice_game(audio_server, "--mic", "no such microphone") as (process, lines, _):
+        assert lines.wait_for("Voice commands are off:", timeout=20), lines.lines
+        assert process.stdin is not None
+        process.stdin.write("turn\n")
+        process.stdin.flush()
+        assert lines.wait_for("You: the ", timeout=10), lines.lines
+        off = [line for _, line in lines.lines if line.startswith("Voice commands are off")]
+        assert len(off) == 1 and off[0].endswith("Play by keyboard.")
+
+
+@pytest.mark.parametrize("flag", ["--no-listen", "--text"])
+def test_without_listening_nothing_is_said_about_the_microphone(audio_server: AudioServer, flag: str) -> None:
+    result = subprocess.run([VOICE_RANG, "play", flag, "--beat", "0"], input="quit\nyes\n", env=audio_server.env,
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0
+    assert "Listening" not in result.stdout and "Voice commands" not in result.stdout
