@@ -22,15 +22,12 @@ Prints a short summary, then one JSON line.
 from __future__ import annotations
 
 import argparse
-import array
-import bisect
 import io
 import json
 import os
 import statistics
 import subprocess
 import sys
-import threading
 import time
 import wave
 from pathlib import Path
@@ -40,6 +37,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT))
 
 from audio_server import start_audio_server  # noqa: E402
+from speaker_tap import SpeakerTap  # noqa: E402
 
 from voice_rang.messages import Message, Priority  # noqa: E402
 
@@ -50,92 +48,14 @@ RANKS = ["two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
 SUITS = ["hearts", "spades", "diamonds", "clubs"]
 
 
-class MonitorTap:
-    """The speaker's monitor as a timeline of samples on the ``time.monotonic()`` clock.
+def first_sound(tap: SpeakerTap, start: float, end: float) -> float | None:
+    span = tap.sound_span(start, end, level=THRESHOLD)
+    return span[0] if span else None
 
-    Each block read from ``parec`` is stamped on arrival. A sample's time is the earliest stamp,
-    among the block holding it and the blocks up to a third of a second after, minus the
-    samples in between: the least delayed nearby block wins, and a stall of the sink (which
-    halts the monitor's sample clock) never shifts the times of samples before it.
-    """
 
-    HORIZON = RATE // 3
-
-    def __init__(self, env: dict[str, str]) -> None:
-        self._process = subprocess.Popen(
-            ["parec", "-d", "spk.monitor", f"--rate={RATE}", "--channels=1", "--format=s16le",
-             "--latency-msec=5", "--raw"],
-            env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-        )
-        self._samples = array.array("h")
-        self._ends: list[int] = []
-        self._arrivals: list[float] = []
-        self._lock = threading.Lock()
-        self._reader = threading.Thread(target=self._read, daemon=True)
-        self._reader.start()
-
-    def _read(self) -> None:
-        assert self._process.stdout is not None
-        fd = self._process.stdout.fileno()
-        pending = b""
-        while block := os.read(fd, 4096):
-            arrived = time.monotonic()
-            pending += block
-            usable = len(pending) - len(pending) % 2
-            with self._lock:
-                self._samples.frombytes(pending[:usable])
-                self._ends.append(len(self._samples))
-                self._arrivals.append(arrived)
-            pending = pending[usable:]
-
-    def _time_of(self, index: int) -> float:
-        """Called with the lock held."""
-        ends, arrivals = self._ends, self._arrivals
-        block = bisect.bisect_right(ends, index)
-        if block >= len(ends):
-            return arrivals[-1] + (index - ends[-1]) / RATE
-        best = arrivals[block] - (ends[block] - index) / RATE
-        block += 1
-        while block < len(ends) and ends[block] - index <= self.HORIZON:
-            best = min(best, arrivals[block] - (ends[block] - index) / RATE)
-            block += 1
-        return best
-
-    def _index_of(self, when: float) -> int:
-        low, high = 0, len(self._samples)
-        while low < high:
-            middle = (low + high) // 2
-            if self._time_of(middle) < when:
-                low = middle + 1
-            else:
-                high = middle
-        return low
-
-    def _loud(self, start: float, end: float) -> tuple[float, float] | None:
-        """Times of the first and last loud sample played between two monotonic times."""
-        deadline = time.monotonic() + 5
-        while time.monotonic() < deadline:
-            with self._lock:
-                if self._arrivals and self._arrivals[-1] >= end + 0.4:
-                    first, last = self._index_of(start), self._index_of(end)
-                    loud = [i for i in range(first, last) if abs(self._samples[i]) > THRESHOLD]
-                    if not loud:
-                        return None
-                    return self._time_of(loud[0]), self._time_of(loud[-1])
-            time.sleep(0.01)
-        return None
-
-    def first_sound(self, start: float, end: float) -> float | None:
-        span = self._loud(start, end)
-        return span[0] if span else None
-
-    def last_sound(self, start: float, end: float) -> float | None:
-        span = self._loud(start, end)
-        return span[1] if span else None
-
-    def close(self) -> None:
-        self._process.terminate()
-        self._process.wait(timeout=5)
+def last_sound(tap: SpeakerTap, start: float, end: float) -> float | None:
+    span = tap.sound_span(start, end, level=THRESHOLD)
+    return span[1] if span else None
 
 
 def messages(count: int) -> list[str]:
@@ -154,7 +74,7 @@ def ms(values: list[float]) -> dict[str, float]:
             "n": len(ordered)}
 
 
-def bench_ours(tap: MonitorTap, count: int) -> dict[str, object]:
+def bench_ours(tap: SpeakerTap, count: int) -> dict[str, object]:
     from voice_rang.speech import SpeechOutput
 
     speech = SpeechOutput()
@@ -172,13 +92,13 @@ def bench_ours(tap: MonitorTap, count: int) -> dict[str, object]:
             stopped = time.monotonic()
             speech.stop()
             speech.wait_until_done(2)
-            heard = tap.first_sound(said, said + 0.4)
+            heard = first_sound(tap, said, said + 0.4)
             if heard is None or not handed:
                 misses += 1
                 continue
             starts.append(heard - said)
             portaudio_view.append(handed[0] - said + speech.output_latency)
-            last = tap.last_sound(stopped, stopped + 0.5)
+            last = last_sound(tap, stopped, stopped + 0.5)
             stops.append(max((last or stopped) - stopped, 0.0))
         latency = speech.output_latency
     finally:
@@ -188,7 +108,7 @@ def bench_ours(tap: MonitorTap, count: int) -> dict[str, object]:
             "stream_output_latency_ms": round(latency * 1000, 1)}
 
 
-def bench_baseline(tap: MonitorTap, count: int) -> dict[str, object]:
+def bench_baseline(tap: SpeakerTap, count: int) -> dict[str, object]:
     """espeak-ng subprocess per message, a PyAudio stream per message (the common recipe)."""
     import pyaudio
 
@@ -210,7 +130,7 @@ def bench_baseline(tap: MonitorTap, count: int) -> dict[str, object]:
                 stream = pa.open(format=pyaudio.paInt16, channels=1, rate=rate, output=True)
             stream.write(frames[: rate * 2 // 2])  # half a second is enough to hear it start
             stream.close()
-            heard = tap.first_sound(said, said + 1.5)
+            heard = first_sound(tap, said, said + 1.5)
             if heard is not None:
                 starts.append(heard - said)
     finally:
@@ -226,7 +146,7 @@ def main() -> int:
     args = parser.parse_args()
     server = start_audio_server()
     os.environ.update(server.env)
-    tap = MonitorTap(server.env)
+    tap = SpeakerTap(server.env)
     try:
         ours = bench_ours(tap, args.messages)
         baseline = bench_baseline(tap, args.baseline_messages)
