@@ -100,6 +100,14 @@ def _voice_infos(raw_voices: Any) -> list[VoiceInfo]:
     return infos
 
 
+def _checked_voice(voices: list[VoiceInfo], voice: str) -> str:
+    """The id of the voice asked for, or one sentence saying there is none."""
+    found = _match_voice(voices, voice)
+    if found is None:
+        raise SynthUnavailable(f"No voice named {voice!r}: run voice-rang doctor to list the voices.")
+    return found.id
+
+
 def _match_voice(voices: list[VoiceInfo], wanted: str) -> VoiceInfo | None:
     key = wanted.strip().casefold()
     for voice in voices:
@@ -180,12 +188,7 @@ class EspeakSynth:
             return list(self._voices)
 
     def check_voice(self, voice: str) -> str:
-        found = _match_voice(self.voices(), voice)
-        if found is None:
-            raise SynthUnavailable(
-                f"No voice named {voice!r}: run voice-rang doctor to list the voices."
-            )
-        return found.id
+        return _checked_voice(self.voices(), voice)
 
     def default_voice(self) -> str | None:
         """The voice used when none is asked for (pyttsx3's choice at start-up)."""
@@ -276,12 +279,7 @@ class FileSynth:
             return _voice_infos(self._engine.getProperty("voices"))
 
     def check_voice(self, voice: str) -> str:
-        found = _match_voice(self.voices(), voice)
-        if found is None:
-            raise SynthUnavailable(
-                f"No voice named {voice!r}: run voice-rang doctor to list the voices."
-            )
-        return found.id
+        return _checked_voice(self.voices(), voice)
 
     def render(
         self, text: str, sink: ChunkSink, *, rate: int, volume: float, voice: str | None
