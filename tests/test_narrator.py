@@ -73,7 +73,7 @@ def test_first_card_onto_an_empty_pile_says_the_pile_was_empty() -> None:
 def test_brief_verbosity_is_short_and_full_adds_every_count() -> None:
     event = reveal(12, 1, "10H", "QD", False, pile=5)
     brief = texts(narrator(verbosity="brief").event(event))
-    assert brief == ["Guest 1: the ten of hearts on the queen of diamonds, miss."]
+    assert brief == ["Guest 1: the ten of hearts on the queen of diamonds, miss. Reveal 12 of 5,000."]
     full = texts(narrator(verbosity="full").event(event))
     assert full[1] == (
         "Stacks: you 10, guest 1 9 and guest 2 8. Collected: you 0, guest 1 3 and guest 2 0. Pile: 5."

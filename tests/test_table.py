@@ -273,7 +273,7 @@ def test_verbosity_changes_the_next_reveal() -> None:
     table.handle("verbosity brief")
     assert outputs.texts[-1] == "Verbosity brief."
     table.handle("turn")
-    assert outputs.texts[-1] == "You: the king of hearts, new pile."
+    assert outputs.texts[-1] == "You: the king of hearts, new pile. Reveal 1 of 5,000."
 
 
 def test_piped_input_ending_while_a_person_must_act_stops_with_a_reason() -> None:
