@@ -431,7 +431,16 @@ class Recognizer:
         """How complete the command heard so far is: the endpointer's hint for its hangover."""
         if not self._started:
             return Completion.NONE
-        return self.grammar.completion(self._decoders[0].partial(), self._allowed)
+        heard = {normalize(decoder.partial()) for decoder in self._decoders}
+        hints = {self.grammar.completion(text, self._allowed) for text in heard}
+        if len(heard) == 1:
+            return hints.pop()
+        # The decoders disagree, so the utterance would not be accepted as it stands: never
+        # close it early; wait as long as the most hopeful of them needs.
+        for hint in (Completion.PREFIX, Completion.COMPLETE_PREFIX):
+            if hint in hints:
+                return hint
+        return Completion.NONE
 
     def abort(self) -> None:
         """Drop the utterance in progress (the game started speaking over it)."""
