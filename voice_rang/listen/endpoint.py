@@ -3,7 +3,7 @@
 Why not SpeechRecognition's: it waits 0.8 s of silence before deciding a phrase ended and drops a
 crisp one-syllable "turn" as too short. Here onset is energy over an adaptive noise floor,
 confirmed by pocketsphinx's WebRTC-style :class:`pocketsphinx.Vad`; the end is a short silence
-whose length depends on what the recogniser holds so far: ~200 ms after a whole command that
+whose length depends on what the recogniser holds so far: ~100 ms after a whole command that
 nothing longer extends, longer after a prefix ("auto reveal" may go on with "on"/"off").
 
 Receives fixed-size frames of 16 kHz mono PCM16; emits :class:`Utterance` events: ``start`` (with
