@@ -9,14 +9,13 @@ automatic card. Outputs are consumers of messages.
 from __future__ import annotations
 
 import queue
-import sys
-import threading
 from collections.abc import Callable
 from typing import BinaryIO, Protocol, TextIO
 
 from ..engine import Event
 from ..engine.log import encode_events
 from ..messages import Message
+from ..speech.base import TextOutput
 from .table import Table
 
 __all__ = ["BARGE_IN", "INPUT_ENDED", "Inbox", "LogFile", "Speech", "TableOutputs", "run_table"]
@@ -52,17 +51,11 @@ class TableOutputs:
     """
 
     def __init__(self, stream: TextIO | None = None, speech: Speech | None = None) -> None:
-        self._stream = stream if stream is not None else sys.stdout
-        self._lock = threading.Lock()
+        self._text = TextOutput(stream)
         self.speech = speech
 
     def say(self, message: Message) -> None:
-        with self._lock:
-            try:
-                self._stream.write(message.text + "\n")
-                self._stream.flush()
-            except (BrokenPipeError, ValueError):
-                pass
+        self._text.say(message)
         if self.speech is not None:
             self.speech.say(message)
 
