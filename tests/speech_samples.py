@@ -8,11 +8,13 @@ at all (see docs/voice.md).
 from __future__ import annotations
 
 import array
+import math
 import os
+import random
 import subprocess
 import tempfile
 
-__all__ = ["RATE", "synthesize", "trim"]
+__all__ = ["RATE", "synthesize", "trim", "with_white_noise"]
 
 RATE = 16000
 
@@ -36,3 +38,16 @@ def synthesize(text: str, voice: str = "rms") -> bytes:
     finally:
         os.unlink(path)
     return trim(raw)
+
+
+def with_white_noise(pcm: bytes, snr_db: float, *, seconds_before: float = 0.0,
+                     seed: int = 7) -> bytes:
+    """``pcm`` in a room with steady white noise ``snr_db`` below its loud part, the noise also
+    over its silences and, with ``seconds_before``, already there that long before it."""
+    samples = array.array("h", pcm)
+    loud = [s for s in samples if abs(s) > 300]
+    noise_rms = math.sqrt(sum(s * s for s in loud) / len(loud)) / 10 ** (snr_db / 20)
+    room = array.array("h", bytes(2 * int(RATE * seconds_before))) + samples
+    rng = random.Random(seed)
+    return array.array("h", (max(-32768, min(32767, s + round(rng.gauss(0.0, noise_rms))))
+                             for s in room)).tobytes()

@@ -10,6 +10,7 @@ from collections.abc import Iterator
 
 import pytest
 from audio_server import AudioServer
+from speech_samples import with_white_noise
 
 from voice_rang.commands import CommandSet
 from voice_rang.listen.microphone import MicrophoneUnavailable, VoiceListener
@@ -36,6 +37,7 @@ class Calls:
     def __init__(self) -> None:
         self.commands: list[str] = []
         self.unsure: list[str] = []
+        self.too_noisy: list[str] = []
         self.errors: list[str] = []
         self.starts = 0
         self.changed = threading.Event()
@@ -46,6 +48,10 @@ class Calls:
 
     def not_sure(self, heard: str) -> None:
         self.unsure.append(heard)
+        self.changed.set()
+
+    def noisy(self, heard: str) -> None:
+        self.too_noisy.append(heard)
         self.changed.set()
 
     def error(self, sentence: str) -> None:
@@ -66,7 +72,8 @@ def listening(audio_server: AudioServer,
               recognizer: Recognizer) -> Iterator[tuple[VoiceListener, Calls]]:
     calls = Calls()
     listener = VoiceListener(CommandSet.load("en"), on_command=calls.command,
-                             on_unsure=calls.not_sure, on_error=calls.error,
+                             on_unsure=calls.not_sure, on_too_noisy=calls.noisy,
+                             on_error=calls.error,
                              on_speech_start=calls.speech, recognizer=recognizer)
     listener.start()
     time.sleep(0.8)  # the half-second ambient calibration
@@ -110,6 +117,15 @@ def test_speech_while_the_game_talks_never_triggers(
     done = audio_server.say_into_microphone(speak("status"))
     calls.changed.wait(timeout=max(0.0, done - time.monotonic()) + 3)
     assert calls.commands == ["status"]
+
+
+def test_a_command_in_a_noisy_room_is_not_acted_on_and_the_player_hears_why(
+        audio_server: AudioServer, listening: tuple[VoiceListener, Calls]) -> None:
+    _, calls = listening
+    noisy = with_white_noise(speak("status") * 2, 12.0, seconds_before=4.0)
+    wait_until(audio_server.say_into_microphone(noisy), extra=2.0)
+    assert calls.commands == []
+    assert calls.too_noisy, (calls.unsure, calls.too_noisy)
 
 
 def test_an_unknown_microphone_name_is_one_clear_sentence(audio_server: AudioServer) -> None:

@@ -6,7 +6,10 @@ much as it hears people (see docs/voice.md), so these tests can ask for every-da
 
 from __future__ import annotations
 
+import array
 import json
+import math
+import random
 import shutil
 import subprocess
 import tempfile
@@ -15,6 +18,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from speech_samples import synthesize, with_white_noise
 
 from voice_rang.cli import main
 from voice_rang.commands import CommandSet
@@ -149,6 +153,87 @@ def test_endpointer_closes_a_short_command_within_half_a_second_of_silence() -> 
     assert kinds == ["start", "end"]
     speech_ms = (len(pcm) / 32) - 500  # the recording ends with 0.5 s of silence
     assert events[1].at_ms - speech_ms < 500
+
+
+def test_speech_far_above_the_noise_has_a_high_snr_and_is_acted_on(
+        recognizer: Recognizer) -> None:
+    results = list(decode_pcm(recognizer, with_white_noise(speak("status"), 45.0)))
+    assert [r.command for r in results] == ["status"]
+    assert results[0].snr_db > 35
+
+
+def test_a_command_in_loud_noise_is_too_noisy_and_never_acted_on(recognizer: Recognizer) -> None:
+    noisy = with_white_noise(speak("status") + speak("status", "rms") + speak("the cat sat on the mat"),
+                             12.0)
+    results = list(decode_pcm(recognizer, noisy))
+    assert results, "the endpointer found no speech"
+    assert all(r.command is None for r in results)
+    assert all(r.snr_db < recognizer.tuning.min_snr_db for r in results if r.snr_db != math.inf)
+    # It did think it heard commands there, and said so instead of acting on them.
+    assert any(r.reason == "too noisy" and r.unsure for r in results)
+
+
+def test_endpointer_measures_how_far_speech_stands_above_the_noise() -> None:
+    pcm = speak("status")
+    measured = {}
+    for snr in (10.0, 30.0):
+        endpointer = Endpointer()
+        noisy = with_white_noise(pcm, snr)
+        ends = [e for offset in range(0, len(noisy) - 640 + 1, 640)
+                for e in endpointer.process(noisy[offset:offset + 640]) if e.kind == "end"]
+        assert len(ends) == 1
+        measured[snr] = ends[0].snr_db
+    assert measured[10.0] < 20.0 < measured[30.0]
+    assert abs(measured[30.0] - measured[10.0] - 20.0) < 6.0
+
+
+def test_a_room_falling_quiet_as_a_command_ends_does_not_make_the_command_look_clean() -> None:
+    pcm = with_white_noise(synthesize("status"), 14.0, seconds_before=1.0) + bytes(32000)
+    endpointer = Endpointer()
+    ends = [e for offset in range(0, len(pcm) - 640 + 1, 640)
+            for e in endpointer.process(pcm[offset:offset + 640]) if e.kind == "end"]
+    assert len(ends) == 1
+    assert ends[0].snr_db < 20.0
+
+
+def test_a_room_that_gets_loud_after_calibration_does_not_deafen_the_endpointer() -> None:
+    """A fan switched on after the microphone measured a quiet room, and left on: the endpointer
+    must learn the new noise and still find a command said over it."""
+    rng = random.Random(3)
+
+    def fan(samples: array.array[int]) -> bytes:
+        return array.array("h", (max(-32768, min(32767, s + round(rng.gauss(0.0, 300.0))))
+                                 for s in samples)).tobytes()
+
+    pcm = fan(array.array("h", bytes(32000 * 8))) + fan(array.array("h", speak("status")))
+    endpointer = Endpointer(noise_floor_db=20.0)  # what the calibration found: near silence
+    events = []
+    for offset in range(0, len(pcm) - 640 + 1, 640):
+        events += [(offset / 32000, e) for e in endpointer.process(pcm[offset:offset + 640])
+                   if e.kind in ("start", "end")]
+    later = [e for at, e in events if at > 8.0]
+    assert [e.kind for e in later] == ["start", "end"], [(at, e.kind) for at, e in events]
+    assert later[1].snr_db > 5
+
+
+@pytest.mark.parametrize(("room_rms", "close_ms"), [(3.0, 100), (300.0, 200)])
+def test_a_whole_command_closes_quickly_only_in_a_quiet_room(room_rms: float, close_ms: int) -> None:
+    """In noise a weak part of a word passes for silence: the quick close waits a little longer."""
+    rng = random.Random(5)
+
+    def frames(rms: float, seconds: float) -> list[bytes]:
+        samples = array.array("h", (max(-32768, min(32767, round(rng.gauss(0.0, rms))))
+                                    for _ in range(int(16000 * seconds))))
+        return [samples[i:i + 320].tobytes() for i in range(0, len(samples), 320)]
+
+    voice_rms = 300.0 * 10 ** (26 / 20)  # 26 dB over the noisy room, far over the quiet one
+    endpointer = Endpointer()
+    stream = frames(room_rms, 1.0) + frames(voice_rms, 0.4) + frames(room_rms, 1.0)
+    silent_from = (1.0 + 0.4) * 1000
+    ends = [e.at_ms for frame in stream
+            for e in endpointer.process(frame, lambda: Completion.COMPLETE) if e.kind == "end"]
+    assert len(ends) == 1
+    assert close_ms <= ends[0] - silent_from < close_ms + 60
 
 
 def test_any_rate_and_stereo_wav_is_read_as_16k_mono(tmp_path: Path) -> None:

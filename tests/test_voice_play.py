@@ -14,7 +14,7 @@ from contextlib import contextmanager
 import pytest
 from audio_server import AudioServer
 from live_game import LineWatch, SpeakerWatch, echo_speaker_into_microphone
-from speech_samples import synthesize
+from speech_samples import synthesize, with_white_noise
 from test_play import VOICE_RANG
 
 
@@ -91,6 +91,18 @@ def test_the_games_own_narration_heard_by_the_microphone_triggers_nothing(audio_
     finally:
         echo.terminate()
         microphone.stop()
+
+
+def test_saying_turn_in_a_noisy_room_turns_nothing_and_says_it_is_too_noisy(
+        audio_server: AudioServer) -> None:
+    with voice_game(audio_server) as (_, lines, speaker):
+        settle(lines, speaker)
+        said = time.monotonic()
+        noisy = with_white_noise(synthesize("turn", voice="kal16") * 2, 12.0, seconds_before=4.0)
+        audio_server.say_into_microphone(noisy)
+        assert lines.wait_for("Too noisy to be sure", timeout=15, after=said), lines.since(said)
+        time.sleep(1.0)
+        assert not any(line.startswith("You: the ") for line in lines.since(said)), lines.since(said)
 
 
 def test_an_unknown_microphone_is_one_clear_line_and_play_goes_on_by_keyboard(audio_server: AudioServer) -> None:

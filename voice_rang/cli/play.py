@@ -197,6 +197,16 @@ class VoiceStarter:
             del heard
             self._inbox.put(self._narrator.say("answer", "not_caught"))
 
+        noisy_told = False
+
+        def too_noisy(heard: str) -> None:
+            # Why, once; after that the short answer, so talk in a loud room is not met with a
+            # speech every time.
+            nonlocal noisy_told
+            del heard
+            self._inbox.put(self._narrator.say("answer", "not_caught" if noisy_told else "too_noisy"))
+            noisy_told = True
+
         def failed(reason: str) -> None:
             self._say("answer", "voice_off", reason=reason)
             self._gave_up()
@@ -205,6 +215,7 @@ class VoiceStarter:
         if isinstance(mic, str) and mic.isdigit():
             mic = int(mic)
         listener = VoiceListener(self._commands, on_command=self._inbox.put, on_unsure=unsure,
+                                 on_too_noisy=too_noisy,
                                  on_error=failed, on_speech_start=lambda: self._inbox.put(BARGE_IN),
                                  mic=mic, allowed=self._table.valid_commands)
         if self._speech is not None:

@@ -2,7 +2,8 @@
 
 Each file goes through the live pipeline (endpointer, streaming decoder, rejection), so what it
 prints is what the game would have done. One line per file; ``--json`` gives one object per line:
-``{"file", "command", "heard", "ms", "unsure", "reason"}``. A file that cannot be read gets one
+``{"file", "command", "heard", "ms", "unsure", "reason", "snr_db"}`` (``snr_db`` is null for
+silence). A file that cannot be read gets one
 line saying why, and the exit code is 1; the others are still decoded.
 """
 
@@ -10,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 
 from . import UsageError
@@ -62,7 +64,9 @@ def run(args: argparse.Namespace) -> int:
         if args.json:
             print(json.dumps({"file": name, "command": result.command, "heard": result.heard,
                               "ms": round(result.ms, 1), "unsure": result.unsure,
-                              "reason": result.reason}), flush=True)
+                              "reason": result.reason,
+                              "snr_db": round(result.snr_db, 1) if math.isfinite(result.snr_db)
+                              else None}), flush=True)
         else:
             answer = result.command or ("unsure" if result.unsure else "-")
             print(f"{name}: {answer} (heard {result.heard or 'nothing'!r}, {result.reason}, "

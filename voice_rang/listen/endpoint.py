@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from .recognizer import Completion
 
-__all__ = ["HANGOVER_MS", "Endpointer", "Utterance"]
+__all__ = ["HANGOVER_MS", "QUICK_CLOSE_MIN_SNR_DB", "Endpointer", "Utterance"]
 
 HANGOVER_MS = {
     Completion.COMPLETE: 100,
@@ -30,6 +30,14 @@ HANGOVER_MS = {
     Completion.PREFIX: 550,
 }
 """Silence that closes an utterance, by how complete the command heard so far is."""
+
+QUICK_CLOSE_MIN_SNR_DB = 30.0
+"""The quick close after a whole command needs speech this far above the noise. In a noisier room
+a weak part of a word passes for silence and the partial hypothesis flickers through short
+commands ("flip" inside a noisy "repeat"), so the utterance waits longer
+(``NOISY_COMPLETE_HANGOVER_MS``)."""
+
+NOISY_COMPLETE_HANGOVER_MS = 200
 
 
 @dataclass(frozen=True)
@@ -43,6 +51,10 @@ class Utterance:
     gap_ms: float = math.inf
     """For ``start``: silence since the previous utterance ended (infinite if none). A short gap
     means this is the next piece of ongoing talk, not a command said on its own."""
+    snr_db: float = math.inf
+    """For ``end``: how far the utterance's speech stands above the noise floor, dB (the level its
+    louder voiced frames reach: the 80th percentile). Low means a noisy room, where the recogniser
+    is often wrong."""
 
 
 def _energy_db(frame: bytes) -> float:
@@ -60,7 +72,7 @@ class Endpointer:
 
     def __init__(self, *, sample_rate: int = 16000, frame_ms: int = 20, preroll_ms: int = 300,
                  max_ms: int = 4000, onset_frames: int = 3, noise_floor_db: float | None = None,
-                 margin_db: float = 12.0) -> None:
+                 margin_db: float = 12.0, floor_window_ms: int = 3000) -> None:
         from pocketsphinx import Vad
 
         self.sample_rate = sample_rate
@@ -72,7 +84,7 @@ class Endpointer:
         self.margin_db = margin_db
         self.floor_db = noise_floor_db if noise_floor_db is not None else 30.0
         self._floor_known = noise_floor_db is not None
-        self._history: deque[tuple[bytes, bool]] = deque(maxlen=max(1, preroll_ms // frame_ms))
+        self._history: deque[tuple[bytes, bool, float]] = deque(maxlen=max(1, preroll_ms // frame_ms))
         self._onset = onset_frames
         self._max_frames = max_ms // frame_ms
         self.in_speech = False
@@ -81,6 +93,10 @@ class Endpointer:
         self._speech_frames = 0
         self._frames = 0
         self._last_end_ms = -math.inf
+        self._level_db = 0.0
+        self._voiced_levels: list[float] = []
+        self._floor_at_start = -math.inf
+        self._recent_levels: deque[float] = deque(maxlen=max(1, floor_window_ms // frame_ms))
 
     def set_noise_floor(self, db: float) -> None:
         """Start from a measured ambient level (the microphone's calibration)."""
@@ -95,10 +111,24 @@ class Endpointer:
         self._history.clear()
         self._silent_frames = 0
         self._speech_frames = 0
+        self._voiced_levels = []
+
+    def snr_db(self) -> float:
+        """The utterance so far: how loud its louder voiced frames are over the noise floor.
+
+        Not the median: a soft start or breath counts as voiced, and in a quiet room would drag
+        the measure down to a few dB over silence."""
+        if not self._voiced_levels:
+            return math.inf
+        levels = sorted(self._voiced_levels)
+        # Against the louder of the floor before the speech and the floor now: the room may fall
+        # quiet (or get loud) while someone speaks.
+        floor = max(self._floor_at_start, self.floor_db)
+        return levels[int(0.8 * (len(levels) - 1))] - floor
 
     def is_voiced(self, frame: bytes) -> bool:
         """Loud enough over the noise floor, and speech-like or clearly loud."""
-        level = _energy_db(frame)
+        level = self._level_db = _energy_db(frame)
         if not self._floor_known:
             self.floor_db = level
             self._floor_known = True
@@ -108,6 +138,14 @@ class Endpointer:
             # Track the floor: quickly down, slowly up (so speech never drags it up much).
             rate = 0.3 if level < self.floor_db else 0.02
             self.floor_db += rate * (level - self.floor_db)
+        self._recent_levels.append(level)
+        if len(self._recent_levels) == self._recent_levels.maxlen:
+            # The room got louder (a fan, a radio): every frame for seconds was over the floor,
+            # which talk never does, as it pauses. Without this the floor would stay below the
+            # new noise and the noise would be "speech" for ever.
+            quietest = min(self._recent_levels)
+            if quietest > self.floor_db:
+                self.floor_db = quietest
         return voiced
 
     def process(self, frame: bytes,
@@ -126,19 +164,23 @@ class Endpointer:
                 self._silent_frames = 0
             return
         if not self.in_speech:
-            self._history.append((frame, voiced))
+            self._history.append((frame, voiced, self._level_db))
             recent = list(self._history)[-self._onset:]
-            if len(recent) == self._onset and all(v for _, v in recent):
+            if len(recent) == self._onset and all(v for _, v, _ in recent):
                 self.in_speech = True
                 self._speech_frames = len(self._history)
                 self._silent_frames = 0
-                audio = b"".join(f for f, _ in self._history)
+                audio = b"".join(f for f, _, _ in self._history)
+                self._voiced_levels = [level for _, v, level in self._history if v]
+                self._floor_at_start = self.floor_db
                 self._history.clear()
                 gap = now - self._onset * self.frame_ms - self._last_end_ms
                 yield Utterance("start", audio, now, gap)
             return
         self._speech_frames += 1
         self._silent_frames = 0 if voiced else self._silent_frames + 1
+        if voiced:
+            self._voiced_levels.append(self._level_db)
         if self._speech_frames >= self._max_frames:
             self.in_speech = False
             self._deaf = True
@@ -149,8 +191,11 @@ class Endpointer:
         yield Utterance("audio", frame, now)
         if self._silent_frames * self.frame_ms >= min(HANGOVER_MS.values()):
             hint = completion() if completion is not None else Completion.NONE
-            if self._silent_frames * self.frame_ms >= HANGOVER_MS[hint]:
+            needed = HANGOVER_MS[hint]
+            if hint is Completion.COMPLETE and self.snr_db() < QUICK_CLOSE_MIN_SNR_DB:
+                needed = NOISY_COMPLETE_HANGOVER_MS
+            if self._silent_frames * self.frame_ms >= needed:
                 self.in_speech = False
                 self._last_end_ms = now - self._silent_frames * self.frame_ms
                 self._silent_frames = 0
-                yield Utterance("end", b"", now)
+                yield Utterance("end", b"", now, snr_db=self.snr_db())

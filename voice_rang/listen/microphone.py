@@ -3,6 +3,7 @@
 Receives audio from PyAudio (16 kHz mono PCM16, 20 ms frames; SpeechRecognition measures the
 ambient noise once at start); emits calls: ``on_command(id)`` for a confident, currently valid
 command, ``on_unsure(heard)`` when someone probably spoke to the game but it is not sure what,
+``on_too_noisy(heard)`` when it heard a command but the room is too noisy to trust it,
 ``on_speech_start()`` when speech begins (so the game can stop talking), and ``on_error(sentence)``
 once if the microphone fails (then the listener stops and the game goes on by keyboard).
 
@@ -109,6 +110,7 @@ class VoiceListener:
 
     def __init__(self, commands: CommandSet, *, on_command: Callable[[str], None],
                  on_unsure: Callable[[str], None] | None = None,
+                 on_too_noisy: Callable[[str], None] | None = None,
                  on_error: Callable[[str], None] | None = None,
                  on_speech_start: Callable[[], None] | None = None,
                  mic: str | int | None = None, allowed: Callable[[], set[str]] | None = None,
@@ -116,6 +118,7 @@ class VoiceListener:
         self.commands = commands
         self.on_command = on_command
         self.on_unsure = on_unsure
+        self.on_too_noisy = on_too_noisy or on_unsure
         self.on_error = on_error
         self.on_speech_start = on_speech_start
         self.mic = mic
@@ -253,9 +256,11 @@ class VoiceListener:
                         in_utterance = False
                     elif event.kind == "end" and in_utterance:
                         in_utterance = False
-                        result = recognizer.finish()
+                        result = recognizer.finish(event.snr_db)
                         if result.command is not None:
                             self.on_command(result.command)
+                        elif result.reason == "too noisy" and self.on_too_noisy is not None:
+                            self.on_too_noisy(result.heard)
                         elif result.unsure and self.on_unsure is not None:
                             self.on_unsure(result.heard)
         except _MicrophoneLost as lost:
