@@ -21,9 +21,10 @@ import pytest
 from speech_samples import synthesize, with_white_noise
 
 from voice_rang.cli import main
-from voice_rang.commands import CommandSet
+from voice_rang.commands import CommandSet, normalize
 from voice_rang.listen.endpoint import Endpointer
 from voice_rang.listen.recognizer import (
+    STABLE_MS,
     Completion,
     Grammar,
     Recognizer,
@@ -132,6 +133,28 @@ def test_completion_waits_longer_after_a_prefix() -> None:
     assert grammar.completion("auto reveal on") is Completion.COMPLETE
     assert grammar.completion("turn") is Completion.COMPLETE
     assert grammar.completion("") is Completion.NONE
+
+
+def test_a_whole_command_is_complete_only_once_both_decoders_have_held_it_a_while(
+        recognizer: Recognizer) -> None:
+    """Partial hypotheses flicker through short commands ("stop" inside "status"); the quick
+    close may only follow one that both decoders have held for ``STABLE_MS``."""
+    pcm = speak("status")
+    recognizer.reset_stream()
+    recognizer.start(None)
+    agreed, since, completes = "", 0, []
+    for offset in range(320, len(pcm) + 1, 320):  # 10 ms chunks
+        recognizer.feed(pcm[offset - 320:offset])
+        partials = {normalize(d.partial()) for d in recognizer._decoders}
+        text = partials.pop() if len(partials) == 1 else ""
+        if text != agreed:
+            agreed, since = text, offset
+        if recognizer.completion() is Completion.COMPLETE:
+            completes.append((agreed, (offset - since) / 32))
+    recognizer.abort()
+    assert completes and completes[-1][0] == "status"
+    assert STABLE_MS >= 40
+    assert all(held_ms >= STABLE_MS for _, held_ms in completes)
 
 
 def test_speech_right_after_other_speech_is_not_a_command(recognizer: Recognizer) -> None:

@@ -34,6 +34,7 @@ from .ordinary_words import COMMON, GAME
 __all__ = [
     "MIN_GAP_MS",
     "SAMPLE_RATE",
+    "STABLE_MS",
     "Completion",
     "Grammar",
     "Recognition",
@@ -47,6 +48,11 @@ SAMPLE_RATE = 16000
 
 MIN_GAP_MS = 400.0
 """Silence a command needs before it: less, and it is the next piece of someone's sentence."""
+
+STABLE_MS = 60.0
+"""How long both decoders must have agreed on a whole command before the endpointer may close
+quickly on it: a guess that appears only in the fading tail of a word ("help" from the breath
+after a fast "normal") has not held that long."""
 
 _EXTRA_PRONUNCIATIONS = {
     # Words of the command phrases that CMUdict lacks.
@@ -363,6 +369,11 @@ class Recognizer:
         self.garbage_words = frozenset(garbage)
         self._allowed: frozenset[str] | None = None
         self._samples = 0
+        self._heard: set[str] = set()
+        """What each decoder holds so far (normalised partial hypotheses)."""
+        self._agreed: tuple[str, int] = ("", 0)
+        """The text both decoders last agreed on ("" while they differ), and the sample count
+        when that began."""
         self._started = False
         self._after_talk = False
         for decoder in self._decoders:
@@ -402,6 +413,8 @@ class Recognizer:
         for decoder in self._decoders:
             decoder.start(self._allowed)
         self._samples = 0
+        self._heard = set()
+        self._agreed = ("", 0)
         self._started = True
 
     def feed(self, pcm: bytes) -> None:
@@ -411,15 +424,22 @@ class Recognizer:
         for decoder in self._decoders:
             decoder.feed(pcm)
         self._samples += len(pcm) // 2
+        self._heard = {normalize(decoder.partial()) for decoder in self._decoders}
+        agreed = next(iter(self._heard)) if len(self._heard) == 1 else ""
+        if agreed != self._agreed[0]:
+            self._agreed = (agreed, self._samples)
 
     def completion(self) -> Completion:
         """How complete the command heard so far is: the endpointer's hint for its hangover."""
         if not self._started:
             return Completion.NONE
-        heard = {normalize(decoder.partial()) for decoder in self._decoders}
-        hints = {self.grammar.completion(text, self._allowed) for text in heard}
-        if len(heard) == 1:
-            return hints.pop()
+        hints = {self.grammar.completion(text, self._allowed) for text in self._heard}
+        if len(self._heard) == 1:
+            hint = hints.pop()
+            held_ms = 1000.0 * (self._samples - self._agreed[1]) / SAMPLE_RATE
+            if hint is Completion.COMPLETE and held_ms < STABLE_MS:
+                return Completion.NONE
+            return hint
         # The decoders disagree, so the utterance would not be accepted as it stands: never
         # close it early; wait as long as the most hopeful of them needs.
         for hint in (Completion.PREFIX, Completion.COMPLETE_PREFIX):
