@@ -4,8 +4,8 @@ Chosen without looking at the benchmark's negatives (``benchmarks/voice_corpus.p
 false-accept figures measure talk the recogniser has never been fitted to:
 
 * :data:`COMMON`: the 500 most frequent English words, by frequency alone (``wordfreq`` 3.1.1,
-  ``top_n_list("en", 1300)``, keeping lowercase alphabetic words, with one apostrophe at most,
-  that the bundled CMU dictionary pronounces; one-letter words other than "a" and "i" dropped).
+``top_n_list("en", 1300)``, keeping lowercase alphabetic words, with one apostrophe at most,
+that the bundled CMU dictionary pronounces; one-letter words other than "a" and "i" dropped).
 * :data:`GAME`: what is said around a card table: numbers, card names, words of play.
 
 The recogniser adds the words of the game's own messages (``prompts/<lang>.toml``) and removes
@@ -33,16 +33,16 @@ government group looking public top women business care start system times week 
 case nothing person today change enough everything full live making point read there's told yet bad
 doesn't four hard mean once support tell including music power seen states stop water based believe
 call head men national small took white came far job side though try went yes actually american
-later less line order party run says service country open season shit thank children everyone
+later less line order party run says service country open season thank children everyone
 general they're trying united using area black following law makes together war whole car face five
 kind maybe per president story working course games health hope important least means news within
 able book early friends i'll information local oh post thanks video young ago others social talk
 court fact given guys half hand isn't level mind often single become body coming control death food
-guy hours office pay problem south true we're almost fuck history known large lost research room
+guy hours office pay problem south true we're almost history known large lost research room
 several started taking university win wrong along anyone else girl john matter pretty remember air
 bit friend hit needs nice playing probably saying understand yeah york class close comes i'd idea
 international looks past possible wanted cause due happy human members months move question series
-wait woman ask community data late leave north saw special watch won't either fucking future light
+wait woman ask community data late leave north saw special watch won't either future light
 low million morning police short stay taken age buy deal rather reason red report soon third turn
 whether among check development form further heart minutes myself services yourself act although
 asked child fire fun living major media phone players art behind building easy gonna market near
