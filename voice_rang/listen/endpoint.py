@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from .recognizer import Completion
 
-__all__ = ["HANGOVER_MS", "QUICK_CLOSE_MIN_SNR_DB", "Endpointer", "Utterance"]
+__all__ = ["HANGOVER_MS", "NOISY_COMPLETE_HANGOVER_MS", "QUICK_CLOSE_MIN_SNR_DB", "Endpointer", "Utterance"]
 
 HANGOVER_MS = {
     Completion.COMPLETE: 100,
@@ -38,6 +38,7 @@ commands ("flip" inside a noisy "repeat"), so the utterance waits longer
 (``NOISY_COMPLETE_HANGOVER_MS``)."""
 
 NOISY_COMPLETE_HANGOVER_MS = 200
+"""Silence that closes a whole command in a room under ``QUICK_CLOSE_MIN_SNR_DB``."""
 
 
 @dataclass(frozen=True)
