@@ -61,9 +61,9 @@ TARGET_NEGATIVES = frozenset({"talk", "number", "card", "narration"})
 """The negatives the voice issue names (sentences, numbers, card names, the game's own narration):
 the false-accept target is measured on these. The corpus also has a harsher set of its own, single
 words one sound away from a command ("term", "yeah", "statue"), reported on its own line."""
-BASELINE = Tuning(lenient_garbage=-1e4, strict_garbage=-1e4, min_snr_db=-math.inf)
-"""The same grammar with the garbage branch priced out and no noise guard: a plain command
-grammar."""
+BASELINE = Tuning(lenient_garbage=-1e4, strict_garbage=-1e4, min_snr_db=-math.inf, warps=(1.0,))
+"""The same grammar with the garbage branch priced out, no noise guard and the model's own vocal
+tract length only: a plain command grammar."""
 SWEEP = [(lenient, strict) for lenient in (-11.0, -15.0) for strict in (-5.0, -7.0, -9.0)]
 
 _recognizer: Recognizer | None = None
@@ -84,7 +84,8 @@ def _decode(item: dict[str, Any]) -> dict[str, Any]:
         results = list(decode_pcm(_recognizer, pcm, allowed=allowed))
         result = summarize(results)
         row[key] = {"command": result.command, "unsure": result.unsure, "heard": result.heard,
-                    "reason": result.reason, "ms": max((r.ms for r in results), default=0.0)}
+                    "reason": result.reason, "ms": max((r.ms for r in results), default=0.0),
+                    "warp": result.warp}
     return row
 
 
@@ -205,6 +206,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--clean-only", action="store_true", help="skip the noisy copies")
     parser.add_argument("--neighbours", action="store_true",
                         help="Tuning.neighbours=True (garbage with the command words' neighbours)")
+    parser.add_argument("--warps", type=float, nargs="+",
+                        help="override Tuning.warps (vocal tract warps decoded side by side)")
     parser.add_argument("--dump", type=Path, help="write every decoded row here (jsonl)")
     args = parser.parse_args(argv)
     index = CORPUS / "index.jsonl"
@@ -225,6 +228,8 @@ def main(argv: list[str] | None = None) -> int:
         tuning = replace(tuning, strict_garbage=args.strict)
     if args.neighbours:
         tuning = replace(tuning, neighbours=True)
+    if args.warps:
+        tuning = replace(tuning, warps=tuple(args.warps))
     began = time.perf_counter()
     sweep_report = []
     if args.sweep:
@@ -261,6 +266,11 @@ def main(argv: list[str] | None = None) -> int:
             per_voice[r["voice"]][0] += r["all"]["command"] == r["expected"]
             per_voice[r["voice"]][1] += 1
     report["clean_accuracy_by_voice"] = {v: round(a / b, 3) for v, (a, b) in per_voice.items()}
+    warps: dict[str, Counter[float]] = defaultdict(Counter)
+    for r in primary:
+        if r["kind"] == "command" and not r["noise"]:
+            warps[r["style"]][r["all"]["warp"]] += 1
+    report["warp_chosen_by_style"] = {style: dict(sorted(c.items())) for style, c in warps.items()}
     confusions = Counter((r["text"], r["all"]["command"] or f"unsure:{r['all']['heard']}")
                          for r in primary if r["kind"] == "command"
                          and r["all"]["command"] != r["expected"]
@@ -289,6 +299,7 @@ def main(argv: list[str] | None = None) -> int:
             if isinstance(f, dict) and "clean_accuracy" in f:
                 print("  " + _line(name, f))
     print(f"decode ms {report['decode_ms']}")
+    print(f"warp chosen on clean commands, by style {report['warp_chosen_by_style']}")
     print(json.dumps(report))
     return 0
 

@@ -2,8 +2,8 @@
 
 Each file goes through the live pipeline (endpointer, streaming decoder, rejection), so what it
 prints is what the game would have done. One line per file; ``--json`` gives one object per line:
-``{"file", "command", "heard", "ms", "unsure", "reason", "snr_db"}`` (``snr_db`` is null for
-silence). A file that cannot be read gets one
+``{"file", "command", "heard", "ms", "unsure", "reason", "snr_db", "warp"}`` (``snr_db`` is null
+for silence; ``warp`` is the vocal tract warp the answer was heard through). A file that cannot be read gets one
 line saying why, and the exit code is 1; the others are still decoded.
 """
 
@@ -66,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
                               "ms": round(result.ms, 1), "unsure": result.unsure,
                               "reason": result.reason,
                               "snr_db": round(result.snr_db, 1) if math.isfinite(result.snr_db)
-                              else None}), flush=True)
+                              else None, "warp": result.warp}), flush=True)
         else:
             answer = result.command or ("unsure" if result.unsure else "-")
             print(f"{name}: {answer} (heard {result.heard or 'nothing'!r}, {result.reason}, "
