@@ -12,9 +12,9 @@ command; only the lenient one finding a command is *unsure* (the game says "I di
 and does nothing); neither is not a command (silently ignored). Each pair of decoders hears the
 audio through one of a few vocal tract length warps (:attr:`Tuning.warps`), so that a child's or
 a deep voice meets the adult model half way; the warp whose lenient decoder scores the utterance
-best gives the answer. Duration sanity (too short, too
-long) and "only what is valid now" (commands outside ``allowed`` are moved into the garbage
-branch, so saying them can never be mistaken for an allowed one) complete the rejection.
+best gives the answer. Duration sanity (too short, too long) and "only what is valid now"
+(commands outside ``allowed`` are moved into the garbage branch, so saying them can never be
+mistaken for an allowed one) complete the rejection.
 
 Everything is streaming: :meth:`Recognizer.start`, :meth:`Recognizer.feed` per chunk while the
 person speaks, :meth:`Recognizer.finish` at the endpoint. Models load once per
@@ -134,8 +134,8 @@ class Tuning:
     corpus's raised-pitch voices it found the right command about three times in four, and one
     in three for the high female voice. A warp of 1.4 covers a child; 0.85 a deep voice. One
     warp, ``(1.0,)``, is the plain model (``bench_recognition.py --warps 1.0``). Each warp costs
-    a pair of decoders' CPU while someone speaks; a fourth (1.2) changed no clean figure of the corpus
-    and put the answer's median latency over 150 ms (``bench_latency.py``)."""
+    a pair of decoders' CPU while someone speaks; a fourth (1.2) changed no clean figure of the
+    corpus and put the answer's median latency over 150 ms (``bench_latency.py``)."""
     min_snr_db: float = 20.0
     """Below this signal-to-noise ratio (the endpointer's measure) a command is *too noisy*: never
     acted on, and the player is told why. The bundled model is fragile in noise: on the 10 dB
@@ -273,14 +273,14 @@ class _Decoder:
         if pcm:
             self.ps.process_raw(pcm, False, False)
 
-    def partial(self) -> str:
+    def hypothesis(self) -> tuple[str, float]:
+        """The best path so far: its words and its score (log base of the decoder; higher is a
+        better match; minus infinity before any path)."""
         hyp = self.ps.hyp()
-        return hyp.hypstr if hyp is not None else ""
+        return ("", -math.inf) if hyp is None else (hyp.hypstr, float(hyp.score))
 
-    def score(self) -> float:
-        """The best path's score so far (log base of the decoder; higher is a better match)."""
-        hyp = self.ps.hyp()
-        return -math.inf if hyp is None else float(hyp.score)
+    def partial(self) -> str:
+        return self.hypothesis()[0]
 
     def finish(self) -> str | None:
         """The final hypothesis; ``None`` when no path reached the end of the grammar."""
@@ -301,6 +301,8 @@ class _Pair:
     agreed: tuple[str, int] = ("", 0)
     """The text both decoders last agreed on ("" while they differ), and the sample count when
     that began."""
+    score: float = -math.inf
+    """The lenient decoder's best path score so far: how well this warp fits the utterance."""
 
     @property
     def decoders(self) -> tuple[_Decoder, _Decoder]:
@@ -311,12 +313,14 @@ class _Pair:
             decoder.start(allowed)
         self.heard = set()
         self.agreed = ("", 0)
+        self.score = -math.inf
 
     def feed(self, pcm: bytes, samples: int) -> None:
         """Decode a chunk; ``samples`` is the utterance length after it."""
         for decoder in self.decoders:
             decoder.feed(pcm)
-        self.heard = {normalize(decoder.partial()) for decoder in self.decoders}
+        (lenient, self.score), (strict, _) = (d.hypothesis() for d in self.decoders)
+        self.heard = {normalize(lenient), normalize(strict)}
         agreed = next(iter(self.heard)) if len(self.heard) == 1 else ""
         if agreed != self.agreed[0]:
             self.agreed = (agreed, samples)
@@ -481,7 +485,7 @@ class Recognizer:
         """The warp that matches the utterance so far best (by its lenient decoder)."""
         if len(self._pairs) == 1:
             return self._pairs[0]
-        return max(self._pairs, key=lambda pair: pair.lenient.score())
+        return max(self._pairs, key=lambda pair: pair.score)
 
     def reset_stream(self) -> None:
         """A new audio stream begins: start from the model's cepstral mean, not the last one's.
