@@ -334,3 +334,7 @@ def test_wav_reader_names_what_is_wrong(tmp_path: Path) -> None:
         wav.writeframes(b"\x80" * 800)
     with pytest.raises(WavError, match="16-bit"):
         read_wav_16k(eight_bit)
+    cut_short = tmp_path / "cut.wav"
+    cut_short.write_bytes(b"junk\n")
+    with pytest.raises(WavError, match=r"^is not a readable WAV file; save it as a 16-bit PCM WAV$"):
+        read_wav_16k(cut_short)

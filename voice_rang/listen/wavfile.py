@@ -80,7 +80,8 @@ def read_wav_16k(path: str | Path) -> bytes:
     except PermissionError:
         raise WavError("cannot be read (permission denied)") from None
     except (wave.Error, EOFError, OSError) as error:
-        raise WavError(f"is not a readable WAV file ({error})") from None
+        detail = f" ({error})" if str(error) else ""
+        raise WavError(f"is not a readable WAV file{detail}; save it as a 16-bit PCM WAV") from None
     if width != 2:
         raise WavError(f"is {8 * width}-bit; only 16-bit PCM WAV is supported")
     if channels < 1 or rate < 4000:
