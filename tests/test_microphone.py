@@ -14,7 +14,7 @@ from speech_samples import with_white_noise
 
 from voice_rang.commands import CommandSet
 from voice_rang.listen.microphone import MicrophoneUnavailable, VoiceListener
-from voice_rang.listen.recognizer import Recognizer
+from voice_rang.listen.recognizer import Recognition, Recognizer
 
 pytestmark = [
     pytest.mark.audio,
@@ -46,12 +46,12 @@ class Calls:
         self.commands.append(command)
         self.changed.set()
 
-    def not_sure(self, heard: str) -> None:
-        self.unsure.append(heard)
+    def not_sure(self, result: Recognition) -> None:
+        self.unsure.append(result.heard)
         self.changed.set()
 
-    def noisy(self, heard: str) -> None:
-        self.too_noisy.append(heard)
+    def noisy(self, result: Recognition) -> None:
+        self.too_noisy.append(result.heard)
         self.changed.set()
 
     def error(self, sentence: str) -> None:

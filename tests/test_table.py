@@ -302,3 +302,80 @@ def test_voice_listens_for_yes_and_no_only_while_a_question_is_open() -> None:
     assert {"yes", "no"} <= table.valid_commands() and "turn" not in table.valid_commands()
     table.handle("no")
     assert "yes" not in table.valid_commands()
+
+
+def test_a_half_heard_command_is_asked_about_and_yes_does_it() -> None:
+    table, outputs, _, log = make_table()
+    table.offer_guess("turn", "reveal")
+    assert outputs.texts[-1] == "Did you say reveal? Say yes or no."
+    assert not any(isinstance(event, Revealed) for event in logged(log))
+    assert {"yes", "no", "turn"} <= table.valid_commands()
+    table.handle("yes")
+    assert isinstance(logged(log)[-1], Revealed)
+    assert "yes" not in table.valid_commands()
+
+
+def test_no_to_a_half_heard_command_changes_nothing() -> None:
+    table, outputs, _, log = make_table()
+    before = len(logged(log))
+    table.offer_guess("turn", "turn")
+    table.handle("no")
+    assert outputs.texts[-1] == "Then say it again, or say help to hear what you can say."
+    assert len(logged(log)) == before
+    table.handle("yes")
+    assert outputs.texts[-1] == "There is nothing to say yes or no to."
+    assert len(logged(log)) == before
+
+
+def test_a_yes_long_after_the_question_answers_nothing() -> None:
+    table, outputs, clock, log = make_table()
+    before = len(logged(log))
+    table.offer_guess("turn", "turn")
+    clock.now += 11
+    assert "yes" not in table.valid_commands()
+    table.handle("yes")
+    assert outputs.texts[-1] == "There is nothing to say yes or no to."
+    assert len(logged(log)) == before
+
+
+def test_another_command_instead_of_yes_drops_the_question() -> None:
+    table, _, _, log = make_table()
+    table.offer_guess("auto-reveal on", "auto on")
+    table.handle("status")
+    assert table.auto == [False, False]
+    table.handle("yes")
+    assert table.auto == [False, False]
+    assert not any(isinstance(event, Revealed) for event in logged(log))
+
+
+def test_repeat_says_the_question_again_and_keeps_it_open() -> None:
+    table, outputs, _, _ = make_table()
+    table.offer_guess("auto-reveal on", "auto on")
+    table.handle("repeat")
+    assert outputs.texts[-1] == "Did you say auto on? Say yes or no."
+    table.handle("yes")
+    assert table.auto[0]
+
+
+def test_repeat_keeps_the_quit_question_open() -> None:
+    table, outputs, _, _ = make_table()
+    table.handle("quit")
+    table.handle("repeat")
+    assert outputs.texts[-1] == "Quit the game? Say yes or no, or press y or n."
+    table.handle("yes")
+    assert table.finished
+
+
+def test_a_guess_that_cannot_be_done_now_is_not_asked_about() -> None:
+    table, outputs, _, _ = make_table()
+    table.offer_guess("new game", "play again")
+    assert outputs.texts[-1] == "I didn't catch that. Say help to hear what you can say."
+    assert "yes" not in table.valid_commands()
+
+
+def test_a_half_heard_quit_asks_the_quit_question() -> None:
+    table, outputs, _, _ = make_table()
+    table.offer_guess("quit", "exit")
+    assert outputs.texts[-1] == "Quit the game? Say yes or no, or press y or n."
+    table.handle("no")
+    assert not table.finished

@@ -11,7 +11,7 @@ import time
 from collections.abc import Callable
 from contextlib import ExitStack
 from random import Random
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..commands import CommandSet
 from ..engine import MAX_SEATS, MIN_SEATS, DeckError, Game, parse_deck
@@ -20,8 +20,11 @@ from ..keyboard import KeyReader, LineReader, terminal_keys
 from ..narration import VERBOSITIES, Narrator
 from ..prompts import PromptsError, load_prompts
 from ..table import SeatKind, Table
-from ..table.loop import BARGE_IN, INPUT_ENDED, Inbox, LogFile, TableOutputs, run_table
+from ..table.loop import BARGE_IN, INPUT_ENDED, Guess, Inbox, LogFile, TableOutputs, run_table
 from . import UsageError
+
+if TYPE_CHECKING:
+    from ..listen.recognizer import Recognition
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -185,6 +188,13 @@ class VoiceStarter:
     def _say(self, section: str, key: str, **fields: Any) -> None:
         self._inbox.put(self._narrator.say(section, key, kind="hint", **fields))
 
+    def unsure(self, result: Recognition) -> None:
+        """Half heard: the table asks "Did you say …?" about the guess, and acts only on a yes."""
+        if result.guess is None:
+            self._inbox.put(self._narrator.say("answer", "not_caught"))
+        else:
+            self._inbox.put(Guess(result.guess, result.heard))
+
     def _run(self) -> None:
         try:
             from ..listen import MicrophoneUnavailable, VoiceListener
@@ -193,17 +203,13 @@ class VoiceStarter:
             self._gave_up()
             return
 
-        def unsure(heard: str) -> None:
-            del heard
-            self._inbox.put(self._narrator.say("answer", "not_caught"))
-
         noisy_told = False
 
-        def too_noisy(heard: str) -> None:
+        def too_noisy(result: Recognition) -> None:
             # Why, once; after that the short answer, so talk in a loud room is not met with a
-            # speech every time.
+            # speech every time. Not asked about: a yes would be just as hard to hear.
             nonlocal noisy_told
-            del heard
+            del result
             self._inbox.put(self._narrator.say("answer", "not_caught" if noisy_told else "too_noisy"))
             noisy_told = True
 
@@ -214,7 +220,7 @@ class VoiceStarter:
         mic: str | int | None = self._args.mic
         if isinstance(mic, str) and mic.isdigit():
             mic = int(mic)
-        listener = VoiceListener(self._commands, on_command=self._inbox.put, on_unsure=unsure,
+        listener = VoiceListener(self._commands, on_command=self._inbox.put, on_unsure=self.unsure,
                                  on_too_noisy=too_noisy,
                                  on_error=failed, on_speech_start=lambda: self._inbox.put(BARGE_IN),
                                  mic=mic, allowed=self._table.valid_commands)

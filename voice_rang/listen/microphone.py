@@ -2,8 +2,9 @@
 
 Receives audio from PyAudio (16 kHz mono PCM16, 20 ms frames; SpeechRecognition measures the
 ambient noise once at start); emits calls: ``on_command(id)`` for a confident, currently valid
-command, ``on_unsure(heard)`` when someone probably spoke to the game but it is not sure what,
-``on_too_noisy(heard)`` when it heard a command but the room is too noisy to trust it,
+command, ``on_unsure(result)`` when someone probably spoke to the game but it is not sure what
+(``result.guess`` is the command it half heard, so the game can ask), ``on_too_noisy(result)``
+when it heard a command but the room is too noisy to trust it,
 ``on_speech_start()`` when speech begins (so the game can stop talking), and ``on_error(sentence)``
 once if the microphone fails (then the listener stops and the game goes on by keyboard).
 
@@ -24,7 +25,7 @@ from typing import Any
 
 from ..commands import CommandSet
 from .endpoint import Endpointer
-from .recognizer import MIN_GAP_MS, SAMPLE_RATE, Recognizer
+from .recognizer import MIN_GAP_MS, SAMPLE_RATE, Recognition, Recognizer
 
 __all__ = ["ECHO_TAIL_S", "MicrophoneUnavailable", "VoiceListener", "find_microphone"]
 
@@ -109,8 +110,8 @@ class VoiceListener:
     """
 
     def __init__(self, commands: CommandSet, *, on_command: Callable[[str], None],
-                 on_unsure: Callable[[str], None] | None = None,
-                 on_too_noisy: Callable[[str], None] | None = None,
+                 on_unsure: Callable[[Recognition], None] | None = None,
+                 on_too_noisy: Callable[[Recognition], None] | None = None,
                  on_error: Callable[[str], None] | None = None,
                  on_speech_start: Callable[[], None] | None = None,
                  mic: str | int | None = None, allowed: Callable[[], set[str]] | None = None,
@@ -260,9 +261,9 @@ class VoiceListener:
                         if result.command is not None:
                             self.on_command(result.command)
                         elif result.reason == "too noisy" and self.on_too_noisy is not None:
-                            self.on_too_noisy(result.heard)
+                            self.on_too_noisy(result)
                         elif result.unsure and self.on_unsure is not None:
-                            self.on_unsure(result.heard)
+                            self.on_unsure(result)
         except _MicrophoneLost as lost:
             if self.on_error is not None and not self._stop.is_set():
                 self.on_error(str(lost))

@@ -75,9 +75,9 @@ class Recognition:
     """What one utterance was: a command, an unsure guess, or nothing for the game.
 
     ``command`` is a canonical id only when the recogniser is confident and the command is allowed
-    now; ``unsure`` means it heard speech that might have been a command (the game says "I didn't
-    catch that" and never acts); ``heard`` is the raw grammar text (garbage words in brackets);
-    ``ms`` is decode time, from the end of the audio to the answer.
+    now; ``unsure`` means it heard speech that might have been a command (the game asks "Did you
+    say …?" about ``guess`` and never acts without a yes); ``heard`` is the raw grammar text
+    (garbage words in brackets); ``ms`` is decode time, from the end of the audio to the answer.
     """
 
     command: str | None
@@ -90,7 +90,8 @@ class Recognition:
     speech_ms: float = 0.0
     """Length of the audio decoded, for duration sanity and reports."""
     guess: str | None = None
-    """The command the lenient decoder leaned to, even when not accepted (for logs and tests)."""
+    """The command the lenient decoder leaned to, even when not accepted (what an unsure answer
+    asks about)."""
     snr_db: float = math.inf
     """How far the speech stood above the room's noise (from the endpointer; infinite if unknown)."""
     warp: float = 1.0

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import queue
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import BinaryIO, Protocol, TextIO
 
 from ..engine import Event
@@ -18,11 +19,23 @@ from ..messages import Message
 from ..speech.base import TextOutput
 from .table import Table
 
-__all__ = ["BARGE_IN", "INPUT_ENDED", "Inbox", "LogFile", "Speech", "TableOutputs", "run_table"]
+__all__ = ["BARGE_IN", "INPUT_ENDED", "Guess", "Inbox", "LogFile", "Speech", "TableOutputs",
+           "run_table"]
 
-Inbox = str | Message
-"""What inputs put on the table's queue: a command id (or unrecognised text), or a message to
-announce (an input's own news, such as "Listening" or a microphone failure)."""
+
+@dataclass(frozen=True)
+class Guess:
+    """A command the voice half heard: the table asks "Did you say …?" and does not act."""
+
+    command: str
+    heard: str
+    """The words as heard, which the question repeats back."""
+
+
+Inbox = str | Message | Guess
+"""What inputs put on the table's queue: a command id (or unrecognised text), a message to
+announce (an input's own news, such as "Listening" or a microphone failure), or a guess to ask
+about."""
 
 INPUT_ENDED = "\x00input ended"
 """Put on the queue when an input source has nothing more to say (end of a pipe)."""
@@ -110,6 +123,8 @@ def run_table(
             continue
         if isinstance(item, Message):
             table.announce(item)
+        elif isinstance(item, Guess):
+            table.offer_guess(item.command, item.heard)
         elif item == INPUT_ENDED:
             table.close_inputs()
         elif item == BARGE_IN:

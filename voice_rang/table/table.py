@@ -22,6 +22,8 @@ __all__ = ["EventLog", "Outputs", "SeatKind", "Table"]
 SeatKind = Literal["person", "computer"]
 EventLog = Callable[[list[Event]], None]
 """Receives each batch of events, for ``--log``."""
+GUESS_WINDOW_S = 10.0
+"""How long "Did you say turn?" waits for its yes: a yes said later answers nothing."""
 
 
 class Outputs(Protocol):
@@ -70,6 +72,8 @@ class Table:
         self.history: list[Message] = []
         self._cursor: int | None = None
         self._confirming_quit = False
+        self._guess: tuple[str, float] | None = None
+        """A command the voice was not sure of and asked about ("Did you say turn?"), and when."""
         self.inputs_closed = False
         self.finished = False
         self.exit_code = 0
@@ -201,15 +205,46 @@ class Table:
         stray "yes" or "no" in conversation must not count unless a question is open."""
         if self._confirming_quit:
             return {"yes", "no", "quit", "repeat", "help", "stop"}
+        asking = {"yes", "no"} if self._open_guess() is not None else set()
         always = {"repeat", "status", "help", "history back", "history forward", "quit", "faster",
                   "slower", "verbosity brief", "verbosity normal", "verbosity full", "stop"}
         if self.over:
-            return always | {"new game"}
-        return always | {"turn", "auto-reveal on", "auto-reveal off"}
+            return always | asking | {"new game"}
+        return always | asking | {"turn", "auto-reveal on", "auto-reveal off"}
+
+    def offer_guess(self, command: str, heard: str) -> None:
+        """The voice heard something like ``command`` but is not sure: ask, never act.
+
+        "yes" then does it, "no" or any other command drops it. Only a command that could do
+        something now is asked about, and "quit" goes straight to its own question."""
+        if self.finished:
+            return
+        if command not in self.valid_commands() or command in ("yes", "no"):
+            self._answer("answer", "not_caught")
+            return
+        if command == "quit":
+            self._quit()
+            return
+        self._guess = (command, self.clock())
+        self._answer("answer", "did_you_say", heard=heard)
+
+    def _open_guess(self) -> str | None:
+        """The command asked about, while the question is still fresh."""
+        if self._guess is None:
+            return None
+        command, asked = self._guess
+        if self.clock() - asked > GUESS_WINDOW_S:
+            self._guess = None
+            return None
+        return command
 
     def handle(self, command: str) -> None:
         """Do what a command asks, or say why it can't be done now (and change nothing)."""
         if self.finished:
+            return
+        if command in ("repeat", "stop"):
+            # Hearing a question again, or silencing it, leaves it open for its yes or no.
+            self._handlers()[command]()
             return
         if self._confirming_quit:
             self._confirming_quit = False
@@ -220,6 +255,12 @@ class Table:
             if command == "no":
                 self._answer("answer", "quit_no")
                 return
+        guess, self._guess = self._open_guess(), None
+        if guess is not None and command == "yes":
+            command = guess
+        elif guess is not None and command == "no":
+            self._answer("answer", "guess_no")
+            return
         handler = self._handlers().get(command)
         if handler is None:
             self._answer("answer", "unknown")

@@ -1,0 +1,51 @@
+"""The table's loop: what inputs put on its queue reaches the table in order."""
+
+from __future__ import annotations
+
+import argparse
+import queue
+from random import Random
+
+from test_table import RecordingOutputs
+
+from voice_rang.commands import CommandSet
+from voice_rang.engine import Game, Revealed
+from voice_rang.listen.recognizer import Recognition
+from voice_rang.messages import Message
+from voice_rang.narration import Narrator
+from voice_rang.table import Table
+from voice_rang.table.loop import INPUT_ENDED, Guess, Inbox, run_table
+
+
+def table_and_log() -> tuple[Table, RecordingOutputs, list[Revealed]]:
+    outputs, reveals = RecordingOutputs(), list[Revealed]()
+    narrator = Narrator.load("en", seats=2, listener=0, kinds=["person", "computer"])
+    table = Table(narrator, lambda number: Game(2, Random(3), number=number), outputs,
+                  kinds=["person", "computer"], beat=0.0, interactive=False,
+                  log=lambda events: reveals.extend(e for e in events if isinstance(e, Revealed)))
+    return table, outputs, reveals
+
+
+def test_a_guess_from_the_voice_is_asked_about_and_the_yes_turns_the_card() -> None:
+    table, outputs, reveals = table_and_log()
+    inbox: queue.Queue[Inbox] = queue.Queue()
+    for item in (Guess("turn", "flip"), "yes", INPUT_ENDED):
+        inbox.put(item)
+    run_table(table, inbox)  # ends when the input has and it is the person's turn again
+    assert "Did you say flip? Say yes or no." in outputs.texts
+    assert reveals and reveals[0].seat == 0
+
+
+def test_an_unsure_answer_from_the_microphone_becomes_a_question_not_a_move() -> None:
+    from voice_rang.cli.play import VoiceStarter
+
+    table, _, _ = table_and_log()
+    inbox: queue.Queue[Inbox] = queue.Queue()
+    starter = VoiceStarter(argparse.Namespace(mic=None), CommandSet.load("en"), inbox,
+                           table.narrator, None, table, lambda: None)
+    starter.unsure(Recognition(None, "flip", True, 1.0, "unsure", 400.0, guess="turn"))
+    starter.unsure(Recognition(None, "", True, 1.0, "unsure", 400.0))
+    assert inbox.get_nowait() == Guess("turn", "flip")
+    answer = inbox.get_nowait()
+    assert isinstance(answer, Message)
+    assert answer.text == "I didn't catch that. Say help to hear what you can say."
