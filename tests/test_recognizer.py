@@ -116,6 +116,18 @@ def test_talk_numbers_card_names_and_narration_are_not_commands(recognizer: Reco
     assert accepted == {}
 
 
+def test_half_a_command_is_not_completed_by_a_word_squeezed_into_its_tail(
+        recognizer: Recognizer) -> None:
+    # Without the check, "auto reveal" came back as "auto-reveal off": the grammar had to end,
+    # so it fitted "off" into 60 ms of the fading "l". (It does not catch every such case: in
+    # slt's voice the "l" is long enough to pass for "on".)
+    voice = "kal16"
+    results = list(decode_pcm(recognizer, speak("auto reveal", voice)))
+    assert [r.command for r in results] == [None]
+    assert results[0].reason == "cut short"
+    assert hear(recognizer, speak("auto reveal off", voice)) == "auto-reveal off"
+
+
 def test_a_command_outside_the_allowed_set_is_never_returned(recognizer: Recognizer) -> None:
     pcm = speak("quit", "kal16")
     assert hear(recognizer, pcm) == "quit"

@@ -190,7 +190,7 @@ class VoiceStarter:
 
     def unsure(self, result: Recognition) -> None:
         """Half heard: the table asks "Did you say …?" about the guess, and acts only on a yes."""
-        if result.guess is None:
+        if result.guess is None or result.reason != "unsure":
             self._inbox.put(self._narrator.say("answer", "not_caught"))
         else:
             self._inbox.put(Guess(result.guess, result.heard))
