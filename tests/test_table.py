@@ -379,3 +379,12 @@ def test_a_half_heard_quit_asks_the_quit_question() -> None:
     assert outputs.texts[-1] == "Quit the game? Say yes or no, or press y or n."
     table.handle("no")
     assert not table.finished
+
+
+def test_a_guess_while_the_quit_question_is_open_is_not_asked_so_yes_still_means_quit() -> None:
+    table, outputs, _, _ = make_table()
+    table.handle("quit")
+    table.offer_guess("help", "help")
+    assert outputs.texts[-1] == "I didn't catch that. Say help to hear what you can say."
+    table.handle("yes")
+    assert table.finished

@@ -219,7 +219,9 @@ class Table:
         something now is asked about, and "quit" goes straight to its own question."""
         if self.finished:
             return
-        if command not in self.valid_commands() or command in ("yes", "no"):
+        if (self._confirming_quit or command not in self.valid_commands()
+                or command in ("yes", "no")):
+            # With the quit question open, a yes must answer that one and nothing else.
             self._answer("answer", "not_caught")
             return
         if command == "quit":
@@ -229,14 +231,12 @@ class Table:
         self._answer("answer", "did_you_say", heard=heard)
 
     def _open_guess(self) -> str | None:
-        """The command asked about, while the question is still fresh."""
-        if self._guess is None:
+        """The command asked about, while the question is still fresh. Read-only: the
+        listener's thread asks :meth:`valid_commands` too."""
+        guess = self._guess
+        if guess is None or self.clock() - guess[1] > GUESS_WINDOW_S:
             return None
-        command, asked = self._guess
-        if self.clock() - asked > GUESS_WINDOW_S:
-            self._guess = None
-            return None
-        return command
+        return guess[0]
 
     def handle(self, command: str) -> None:
         """Do what a command asks, or say why it can't be done now (and change nothing)."""
