@@ -71,6 +71,20 @@ def test_talk_that_is_not_a_command_turns_nothing(audio_server: AudioServer) -> 
         assert not any(line.startswith("You: the ") for line in lines.since(said)), lines.since(said)
 
 
+def test_a_spoken_question_is_answered_by_a_spoken_yes(audio_server: AudioServer) -> None:
+    # "yes" is listened for only while a question is open ("Quit the game?", "Did you say turn?").
+    with voice_game(audio_server) as (process, lines, speaker):
+        settle(lines, speaker)
+        said = time.monotonic()
+        audio_server.say_into_microphone(synthesize("quit"))
+        assert lines.wait_for("Quit the game?", timeout=10, after=said), lines.since(said)
+        assert speaker.first_sound_after(said, timeout=5) is not None  # the question is spoken
+        assert speaker.wait_quiet(0.8, timeout=20)
+        audio_server.say_into_microphone(synthesize("yes"))
+        assert lines.wait_for("Goodbye.", timeout=10, after=said), lines.since(said)
+        assert process.wait(15) == 0
+
+
 def test_the_games_own_narration_heard_by_the_microphone_triggers_nothing(audio_server: AudioServer) -> None:
     echo = echo_speaker_into_microphone(audio_server)
     microphone = SpeakerWatch(audio_server, device="vmic")
@@ -86,7 +100,7 @@ def test_the_games_own_narration_heard_by_the_microphone_triggers_nothing(audio_
             time.sleep(1.5)
             after = lines.since(started)
             assert not any(line.startswith("You turned") for line in after), after
-            assert not any("didn't catch" in line for line in after), after
+            assert not any("didn't catch" in line or "Did you say" in line for line in after), after
             assert microphone.first_sound_after(started, timeout=1) is not None  # the echo was heard
     finally:
         echo.terminate()
