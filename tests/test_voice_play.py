@@ -6,10 +6,12 @@ said into the microphone is made by flite (tests/speech_samples.py).
 
 from __future__ import annotations
 
+import json
 import subprocess
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 
 import pytest
 from audio_server import AudioServer
@@ -83,6 +85,37 @@ def test_a_spoken_question_is_answered_by_a_spoken_yes(audio_server: AudioServer
         audio_server.say_into_microphone(synthesize("yes"))
         assert lines.wait_for("Goodbye.", timeout=10, after=said), lines.since(said)
         assert process.wait(15) == 0
+
+
+def test_a_whole_game_played_hands_free_by_voice_alone(audio_server: AudioServer,
+                                                      tmp_path: Path) -> None:
+    # Printed only (--text --listen), so the computer seat does not wait for speech: a turn, then
+    # auto-reveal to the end, then quit and its yes. No terminal and not one key: the voice alone
+    # keeps the game open after "Game over".
+    log = tmp_path / "game.jsonl"
+    process = subprocess.Popen([VOICE_RANG, "play", "--seats", "2", "--beat", "0", "--seed", "21",
+                                "--text", "--listen", "--log", str(log)],
+                               env=audio_server.env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True)
+    assert process.stdout is not None
+    lines = LineWatch(process.stdout)
+    try:
+        assert lines.wait_for("Listening: say turn", timeout=20), lines.lines
+        said = time.monotonic()
+        for phrase, answer in (("turn", "You turned "), ("auto reveal on", "Auto-reveal on"),
+                               (None, "Game over"), ("quit", "Quit the game?"),
+                               ("yes", "Goodbye.")):
+            if phrase is not None:  # None: the game plays on by itself after the last phrase
+                said = time.monotonic()
+                time.sleep(0.5)
+                audio_server.say_into_microphone(synthesize(phrase))
+            assert lines.wait_for(answer, timeout=60, after=said), lines.since(said)
+        assert process.wait(15) == 0
+    finally:
+        if process.poll() is None:
+            process.kill()
+    events = [json.loads(line) for line in log.read_text().splitlines()]
+    assert events[-1]["event"] == "end"
 
 
 def test_the_games_own_narration_heard_by_the_microphone_triggers_nothing(audio_server: AudioServer) -> None:

@@ -114,7 +114,7 @@ def run(args: argparse.Namespace) -> int:
     commands = CommandSet.load(args.lang)
     narrator = Narrator.load(args.lang, seats=args.seats, listener=0 if args.people == 1 else None,
                              verbosity=args.verbosity, cap=args.cap, kinds=kinds)
-    interactive = sys.stdin.isatty()
+    terminal = sys.stdin.isatty()
     inbox: queue.Queue[Inbox] = queue.Queue()
 
     with ExitStack() as stack:
@@ -134,9 +134,11 @@ def run(args: argparse.Namespace) -> int:
         def new_game(number: int) -> Game:
             return Game(args.seats, rng, deck=deck, cap=args.cap, number=number)
 
-        table = Table(narrator, new_game, outputs, kinds=kinds, beat=args.beat,
-                      interactive=interactive, log=log)
         listen = not args.no_listen and (args.listen or not args.text)
+        # Someone can still answer at the end (new game or quit) when keys or a voice are live:
+        # a hands-free player may have started the game with no terminal at all.
+        table = Table(narrator, new_game, outputs, kinds=kinds, beat=args.beat,
+                      interactive=terminal or listen, log=log)
         remaining = [2 if listen else 1]
 
         def source_ended() -> None:
@@ -144,7 +146,7 @@ def run(args: argparse.Namespace) -> int:
             if remaining[0] == 0:
                 inbox.put(INPUT_ENDED)
 
-        if interactive:
+        if terminal:
             stack.enter_context(terminal_keys(sys.stdin.fileno()))
             reader: KeyReader | LineReader = KeyReader(commands, inbox.put, source_ended)
             outputs.say(narrator.say("prompt", "keys_hint", kind="hint"))
