@@ -333,7 +333,7 @@ def test_recognize_gives_one_line_for_a_bad_file_and_fails(tmp_path: Path,
     out, err = capsys.readouterr()
     assert status == 1
     assert len(err.splitlines()) == 2 and "Traceback" not in err
-    assert "missing.wav: no such file" in err
+    assert "missing.wav: no such file; check the path" in err
     assert out.strip().endswith(")") and "yes" in out
 
 
@@ -344,7 +344,7 @@ def test_wav_reader_names_what_is_wrong(tmp_path: Path) -> None:
         wav.setsampwidth(1)
         wav.setframerate(8000)
         wav.writeframes(b"\x80" * 800)
-    with pytest.raises(WavError, match="16-bit"):
+    with pytest.raises(WavError, match=r"^is 8-bit; save it as a 16-bit PCM WAV$"):
         read_wav_16k(eight_bit)
     cut_short = tmp_path / "cut.wav"
     cut_short.write_bytes(b"junk\n")

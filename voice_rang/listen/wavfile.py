@@ -74,18 +74,19 @@ def read_wav_16k(path: str | Path) -> bytes:
             width, channels, rate = wav.getsampwidth(), wav.getnchannels(), wav.getframerate()
             data = wav.readframes(wav.getnframes())
     except FileNotFoundError:
-        raise WavError("no such file") from None
+        raise WavError("no such file; check the path") from None
     except IsADirectoryError:
         raise WavError("is a directory, not a WAV file") from None
     except PermissionError:
-        raise WavError("cannot be read (permission denied)") from None
+        raise WavError("cannot be read (permission denied); check its permissions") from None
     except (wave.Error, EOFError, OSError) as error:
         detail = f" ({error})" if str(error) else ""
         raise WavError(f"is not a readable WAV file{detail}; save it as a 16-bit PCM WAV") from None
     if width != 2:
-        raise WavError(f"is {8 * width}-bit; only 16-bit PCM WAV is supported")
+        raise WavError(f"is {8 * width}-bit; save it as a 16-bit PCM WAV")
     if channels < 1 or rate < 4000:
-        raise WavError(f"has an unusable format ({channels} channels at {rate} Hz)")
+        raise WavError(f"has an unusable format ({channels} channels at {rate} Hz); save it as a "
+                       "16-bit PCM WAV at 16 kHz")
     samples = array.array("h")
     samples.frombytes(data[: len(data) - len(data) % (2 * channels)])
     if sys.byteorder == "big":
