@@ -89,7 +89,7 @@ def _decode(item: dict[str, Any]) -> dict[str, Any]:
         result = summarize(results)
         row[key] = {"command": result.command, "unsure": result.unsure, "heard": result.heard,
                     "reason": result.reason, "ms": max((r.ms for r in results), default=0.0),
-                    "warp": result.warp}
+                    "warp": result.warp, "guess": result.guess}
     return row
 
 
@@ -129,12 +129,18 @@ def figures(rows: list[dict[str, Any]], key: str = "all") -> dict[str, Any]:
     def accepted(r: dict[str, Any]) -> bool:
         return r[key]["command"] is not None
 
+    def asked_right(r: dict[str, Any]) -> bool:
+        """Not acted on, but the game asks "Did you say …?" about the right command."""
+        return (r[key]["command"] is None and r[key]["reason"] == "unsure"
+                and r[key].get("guess") == r["expected"])
+
     out: dict[str, Any] = {
         "clean_accuracy": _rate(clean, right),
         "noisy_accuracy": _rate(noisy, right),
         "clean_wrong_command": _rate(clean, wrong),
         "noisy_wrong_command": _rate(noisy, wrong),
         "clean_unsure": _rate(clean, unsure),
+        "clean_right_or_asked": _rate(clean, lambda r: right(r) or asked_right(r)),
         "false_accepts": _rate(negatives, accepted),
         "near_word_false_accepts": _rate(near_words, accepted),
         "all_negatives_false_accepts": _rate(every_negative, accepted),
@@ -188,7 +194,7 @@ def _line(name: str, f: dict[str, Any]) -> str:
     by_type = " ".join(f"{k}:{pct(v).strip()}" for k, v in f["false_accepts_by_type"].items())
     return (f"{name:<26} clean {pct(f['clean_accuracy'])} noisy {pct(f['noisy_accuracy'])} "
             f"wrong {pct(f['clean_wrong_command'])} noisy-wrong {pct(f['noisy_wrong_command'])} "
-            f"unsure {pct(f['clean_unsure'])} "
+            f"unsure {pct(f['clean_unsure'])} right-or-asked {pct(f['clean_right_or_asked'])} "
             f"FA {pct(f['false_accepts'])} FA-noisy {pct(f['noisy_false_accepts'])} "
             f"FA-near-words {pct(f['near_word_false_accepts'])} "
             f"n={f['n_clean']}/{f['n_noisy']}/{f['n_negative']}  FA by type: {by_type}")
