@@ -48,6 +48,16 @@ def settle(lines: LineWatch, speaker: SpeakerWatch) -> None:
     assert speaker.wait_quiet(0.8, timeout=30)
 
 
+def say_and_expect(server: AudioServer, lines: LineWatch, phrase: str, answer: str,
+                   timeout: float = 10) -> float:
+    """Say ``phrase`` into the microphone and wait for a printed line with ``answer``; when it
+    was said."""
+    said = time.monotonic()
+    server.say_into_microphone(synthesize(phrase))
+    assert lines.wait_for(answer, timeout=timeout, after=said), lines.since(said)
+    return said
+
+
 def test_play_says_at_the_start_that_you_can_say_turn(audio_server: AudioServer) -> None:
     with voice_game(audio_server) as (_, lines, speaker):
         settle(lines, speaker)
@@ -56,9 +66,7 @@ def test_play_says_at_the_start_that_you_can_say_turn(audio_server: AudioServer)
 def test_saying_turn_into_the_microphone_turns_and_narrates_the_hosts_card(audio_server: AudioServer) -> None:
     with voice_game(audio_server) as (_, lines, speaker):
         settle(lines, speaker)
-        said = time.monotonic()
-        audio_server.say_into_microphone(synthesize("turn"))
-        assert lines.wait_for("You: the ", timeout=10, after=said), lines.since(said)
+        said = say_and_expect(audio_server, lines, "turn", "You: the ")
         assert speaker.first_sound_after(said, timeout=5) is not None
 
 
@@ -77,13 +85,10 @@ def test_a_spoken_question_is_answered_by_a_spoken_yes(audio_server: AudioServer
     # "yes" is listened for only while a question is open ("Quit the game?", "Did you say turn?").
     with voice_game(audio_server) as (process, lines, speaker):
         settle(lines, speaker)
-        said = time.monotonic()
-        audio_server.say_into_microphone(synthesize("quit"))
-        assert lines.wait_for("Quit the game?", timeout=10, after=said), lines.since(said)
+        said = say_and_expect(audio_server, lines, "quit", "Quit the game?")
         assert speaker.first_sound_after(said, timeout=5) is not None  # the question is spoken
         assert speaker.wait_quiet(0.8, timeout=20)
-        audio_server.say_into_microphone(synthesize("yes"))
-        assert lines.wait_for("Goodbye.", timeout=10, after=said), lines.since(said)
+        say_and_expect(audio_server, lines, "yes", "Goodbye.")
         assert process.wait(15) == 0
 
 
@@ -101,15 +106,14 @@ def test_a_whole_game_played_hands_free_by_voice_alone(audio_server: AudioServer
     lines = LineWatch(process.stdout)
     try:
         assert lines.wait_for("Listening: say turn", timeout=20), lines.lines
-        said = time.monotonic()
-        for phrase, answer in (("turn", "You turned "), ("auto reveal on", "Auto-reveal on"),
-                               (None, "Game over"), ("quit", "Quit the game?"),
-                               ("yes", "Goodbye.")):
-            if phrase is not None:  # None: the game plays on by itself after the last phrase
-                said = time.monotonic()
-                time.sleep(0.5)
-                audio_server.say_into_microphone(synthesize(phrase))
-            assert lines.wait_for(answer, timeout=60, after=said), lines.since(said)
+        say_and_expect(audio_server, lines, "turn", "You turned ")
+        time.sleep(0.5)
+        said = say_and_expect(audio_server, lines, "auto reveal on", "Auto-reveal on")
+        assert lines.wait_for("Game over", timeout=60, after=said), lines.since(said)
+        time.sleep(0.5)
+        say_and_expect(audio_server, lines, "quit", "Quit the game?")
+        time.sleep(0.5)
+        say_and_expect(audio_server, lines, "yes", "Goodbye.")
         assert process.wait(15) == 0
     finally:
         if process.poll() is None:
