@@ -200,6 +200,20 @@ def _line(name: str, f: dict[str, Any]) -> str:
             f"n={f['n_clean']}/{f['n_noisy']}/{f['n_negative']}  FA by type: {by_type}")
 
 
+def _tuning(args: argparse.Namespace) -> Tuning:
+    """The recogniser's tuning with the command line's overrides."""
+    tuning = Tuning()
+    if args.lenient is not None:
+        tuning = replace(tuning, lenient_garbage=args.lenient)
+    if args.strict is not None:
+        tuning = replace(tuning, strict_garbage=args.strict)
+    if args.neighbours:
+        tuning = replace(tuning, neighbours=True)
+    if args.warps:
+        tuning = replace(tuning, warps=tuple(args.warps))
+    return tuning
+
+
 def _human_figures(rows: list[dict[str, Any]], key: str) -> dict[str, Any]:
     commands = [r for r in rows if r["expected"] is not None
                 and (key == "all" or r["expected"] in PLAYING)]
@@ -230,7 +244,7 @@ def human(args: argparse.Namespace) -> int:
              for line in index.read_text().splitlines() if line.strip()]
     if args.limit:
         items = [it for it in items if zlib.crc32(it["path"].encode()) % args.limit == 0]
-    tuning = Tuning() if not args.warps else replace(Tuning(), warps=tuple(args.warps))
+    tuning = _tuning(args)
     began = time.perf_counter()
     rows = run(items, tuning, args.workers)
     if args.dump:
@@ -287,15 +301,7 @@ def main(argv: list[str] | None = None) -> int:
         items = [it for it in items if not it["noise"]]
     if args.limit:  # a hash, not items[::N], which would alias with the rotating noise types
         items = [it for it in items if zlib.crc32(it["path"].encode()) % args.limit == 0]
-    tuning = Tuning()
-    if args.lenient is not None:
-        tuning = replace(tuning, lenient_garbage=args.lenient)
-    if args.strict is not None:
-        tuning = replace(tuning, strict_garbage=args.strict)
-    if args.neighbours:
-        tuning = replace(tuning, neighbours=True)
-    if args.warps:
-        tuning = replace(tuning, warps=tuple(args.warps))
+    tuning = _tuning(args)
     began = time.perf_counter()
     sweep_report = []
     if args.sweep:
