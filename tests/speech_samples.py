@@ -51,3 +51,16 @@ def with_white_noise(pcm: bytes, snr_db: float, *, seconds_before: float = 0.0,
     rng = random.Random(seed)
     return array.array("h", (max(-32768, min(32767, s + round(rng.gauss(0.0, noise_rms))))
                              for s in room)).tobytes()
+
+
+ROOM_REVERB = {0.5: ("40", "50", "50"), 0.8: ("50", "50", "60")}
+"""sox ``reverb`` settings (reverberance, damping, room scale) by the reverberation time they
+give, measured on a click (the corpus script uses the same: benchmarks/voice_corpus.py)."""
+
+
+def in_a_room(pcm: bytes, rt60_s: float = 0.8) -> bytes:
+    """``pcm`` as a microphone across a reverberant room hears it: direct sound plus the echo."""
+    return subprocess.run(
+        ["sox", "-R", "-t", "raw", "-r", str(RATE), "-c", "1", "-b", "16", "-e", "signed", "-",
+         "-t", "raw", "-", "reverb", *ROOM_REVERB[rt60_s], "channels", "1"],
+        input=pcm, check=True, capture_output=True).stdout

@@ -13,12 +13,12 @@ to be a command; the endpointer then waits for silence before listening again).
 
 from __future__ import annotations
 
-import array
 import math
 from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
+from .levels import energy_db
 from .recognizer import Completion
 
 __all__ = ["HANGOVER_MS", "NOISY_COMPLETE_HANGOVER_MS", "QUICK_CLOSE_MIN_SNR_DB", "Endpointer", "Utterance"]
@@ -56,16 +56,6 @@ class Utterance:
     """For ``end``: how far the utterance's speech stands above the noise floor, dB (the level its
     louder voiced frames reach: the 80th percentile). Low means a noisy room, where the recogniser
     is often wrong."""
-
-
-def _energy_db(frame: bytes) -> float:
-    samples = array.array("h")
-    samples.frombytes(frame)
-    if not samples:
-        return 0.0
-    mean = sum(samples) / len(samples)
-    power = sum((s - mean) ** 2 for s in samples) / len(samples)
-    return 10.0 * math.log10(power + 1.0)
 
 
 class Endpointer:
@@ -129,7 +119,7 @@ class Endpointer:
 
     def is_voiced(self, frame: bytes) -> bool:
         """Loud enough over the noise floor, and speech-like or clearly loud."""
-        level = self._level_db = _energy_db(frame)
+        level = self._level_db = energy_db(frame)
         if not self._floor_known:
             self.floor_db = level
             self._floor_known = True

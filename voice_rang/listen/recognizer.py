@@ -28,11 +28,12 @@ import os
 import re
 import threading
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 
 from ..commands import CommandSet, normalize
+from .levels import energy_db, is_echo, recording_floor_db
 from .ordinary_words import COMMON, GAME
 
 __all__ = [
@@ -49,6 +50,9 @@ __all__ = [
 
 SAMPLE_RATE = 16000
 """The acoustic model's rate: every caller resamples to it first."""
+
+_FRAME_BYTES = SAMPLE_RATE // 100 * 2
+"""One 10 ms frame of PCM16, the decoder's frame."""
 
 MIN_GAP_MS = 400.0
 """Silence a command needs before it: less, and it is the next piece of someone's sentence."""
@@ -77,6 +81,9 @@ _GARBAGE_WORDS = COMMON + GAME
 and their homophones are removed at start-up, so this list may contain them harmlessly."""
 
 _WORD = re.compile(r"[a-z']+")
+
+_ALTERNATIVE = re.compile(r"\(\d+\)$")
+"""The suffix of an alternative pronunciation in the decoder's output: ``read(2)``."""
 
 
 @dataclass(frozen=True)
@@ -147,6 +154,11 @@ class Tuning:
     warp, ``(1.0,)``, is the plain model (``bench_recognition.py --warps 1.0``). Each warp costs
     a pair of decoders' CPU while someone speaks; a fourth (1.2) changed no clean figure of the
     corpus and put the answer's median latency over 150 ms (``bench_latency.py``)."""
+    echo_tails: bool = True
+    """Drop ordinary words after a command when they are only its echo dying away in the room
+    (:func:`.levels.is_echo`). Without it, in a room of 0.8 s reverberation the corpus's commands
+    came back right about half the time: the echo was spelled as a word ("stop [all]") and the
+    command taken for talk (``bench_recognition.py --no-echo-tails``; docs/voice.md)."""
     min_snr_db: float = 20.0
     """Below this signal-to-noise ratio (the endpointer's measure) a command is *too noisy*: never
     acted on, and the player is told why. The bundled model is fragile in noise: on the 10 dB
@@ -299,11 +311,31 @@ class _Decoder:
         hyp = self.ps.hyp()
         return None if hyp is None else hyp.hypstr
 
+    def without_echo(self, text: str | None, levels: Sequence[float]) -> str | None:
+        """The final text without the ordinary words after an allowed command when they are
+        only the command's echo (:func:`.levels.is_echo`; ``levels``: the utterance's 10 ms
+        frames, as the decoder's). Any other text comes back as it was."""
+        if text is None:
+            return None
+        words = [(_ALTERNATIVE.sub("", segment.word), segment.end_frame)
+                 for segment in self.ps.seg() or []
+                 if not segment.word.startswith(("<", "[", "+"))]
+        for length in range(len(words) - 1, 0, -1):
+            phrase = " ".join(word for word, _ in words[:length])
+            command = self.grammar.phrases.get(phrase)
+            if command is not None and (self.active is None or command in self.active):
+                if is_echo(levels, words[length - 1][1], words[-1][1]):
+                    return phrase
+                break
+        return text
+
     def squeezed(self) -> list[str]:
-        """Words of the final path held for (nearly) the fewest frames the model allows."""
+        """Command words of the final path held for (nearly) the fewest frames the model allows
+        (ordinary words are not asked about: an echo after the command may be short)."""
+        command_words = self.grammar.words()
         words = []
         for segment in self.ps.seg() or []:
-            if segment.word.startswith(("<", "[", "+")):
+            if _ALTERNATIVE.sub("", segment.word) not in command_words:
                 continue
             phones = self.ps.lookup_word(segment.word)
             frames = segment.end_frame - segment.start_frame + 1
@@ -493,6 +525,9 @@ class Recognizer:
         self.garbage_words = frozenset(garbage)
         self._allowed: frozenset[str] | None = None
         self._samples = 0
+        self._levels: list[float] = []
+        """Level of each 10 ms frame of the utterance so far (the decoders' frames)."""
+        self._unleveled = b""
         self._started = False
         self._unfinished: list[_Decoder] = []
         """Decoders of the warps not chosen for the last utterance, still to be ended."""
@@ -534,6 +569,8 @@ class Recognizer:
         for pair in self._pairs:
             pair.start(self._allowed)
         self._samples = 0
+        self._levels = []
+        self._unleveled = b""
         self._started = True
 
     def feed(self, pcm: bytes) -> None:
@@ -543,6 +580,12 @@ class Recognizer:
         self._samples += len(pcm) // 2
         for pair in self._pairs:
             pair.feed(pcm, self._samples)
+        if self.tuning.echo_tails:
+            pending = self._unleveled + pcm
+            whole = len(pending) - len(pending) % _FRAME_BYTES
+            self._levels.extend(energy_db(pending[offset:offset + _FRAME_BYTES])
+                                for offset in range(0, whole, _FRAME_BYTES))
+            self._unleveled = pending[whole:]
 
     def completion(self) -> Completion:
         """How complete the command heard so far is: the endpointer's hint for its hangover.
@@ -590,6 +633,9 @@ class Recognizer:
         # now, the others when the next utterance starts, so the answer does not wait for them.
         pair = self._leader()
         lenient_text, strict_text = pair.lenient.finish(), pair.strict.finish()
+        if self.tuning.echo_tails:
+            lenient_text = pair.lenient.without_echo(lenient_text, self._levels)
+            strict_text = pair.strict.without_echo(strict_text, self._levels)
         self._unfinished = [d for other in self._pairs if other is not pair for d in other.decoders]
         self._started = False
         ms = 1000.0 * (time.perf_counter() - began)
@@ -631,7 +677,7 @@ class Recognizer:
     # ----- helpers ----------------------------------------------------------------------------
 
     def _words(self, text: str | None) -> list[str]:
-        return [re.sub(r"\(\d+\)$", "", w) for w in (text or "").split()
+        return [_ALTERNATIVE.sub("", w) for w in (text or "").split()
                 if not w.startswith(("<", "[", "+"))]
 
     def _command_of(self, text: str | None) -> str | None:
@@ -654,12 +700,18 @@ def decode_pcm(recognizer: Recognizer, pcm: bytes, *, allowed: Iterable[str] | N
 
     Yields one :class:`Recognition` per utterance the endpointer finds, exactly as the microphone
     listener would, so ``voice-rang recognize`` measures what play does.
+
+    Where live play calibrates on half a second of the room before anyone speaks, a recording
+    is calibrated on itself (:func:`.levels.recording_floor_db`): a clip cut tight around the
+    word has no room in front of it, and taking its first frame for the room would make the word
+    itself the noise floor (the word would go unheard, or be judged too noisy).
     """
     from .endpoint import Endpointer
 
-    endpointer = Endpointer(sample_rate=SAMPLE_RATE, frame_ms=frame_ms)
+    frame_bytes = SAMPLE_RATE * frame_ms // 1000 * 2
+    endpointer = Endpointer(sample_rate=SAMPLE_RATE, frame_ms=frame_ms,
+                            noise_floor_db=recording_floor_db(pcm, frame_bytes))
     recognizer.reset_stream()
-    frame_bytes = endpointer.frame_bytes
     allowed_set = None if allowed is None else frozenset(allowed)
     pcm = pcm + b"\0" * (frame_bytes * int(1000 / frame_ms))  # a second of trailing silence
     for offset in range(0, len(pcm) - frame_bytes + 1, frame_bytes):
