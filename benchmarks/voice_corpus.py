@@ -19,6 +19,7 @@ Layout written under ``benchmarks/out/corpus/`` (not committed)::
 
     clean/<voice>/<id>.wav      every command phrase, three speed/pitch styles per voice
     noisy/<noise>/<voice>/...   10 dB SNR copies: white, pink, brown, babble (rotating)
+    room/<room>/<voice>/...     the same recordings heard in a reverberant room (two, rotating)
     negative/<voice>/<id>.wav   talk, numbers, card names, single words, the game's narration
     index.jsonl                 one object per file (path, set, kind, voice, speaker, noise, ...)
 
@@ -29,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import array
+import itertools
 import json
 import math
 import re
@@ -79,6 +81,13 @@ control (flite ``duration_stretch``, espeak-ng words per minute), otherwise from
 pitch always from sox ``pitch``, so every engine gets the same shifts."""
 
 NOISES = ("white", "pink", "brown", "babble")
+
+ROOMS = {"0.5s": ("40", "50", "50"), "0.8s": ("50", "50", "60")}
+"""Reverberant rooms by reverberation time (RT60, measured on a click through sox ``reverb``
+with these reverberance, damping and room-scale settings): a furnished living room, and a
+livelier one. The echo is mixed with the direct sound, as a microphone across a table hears it.
+People at a table are rarely close to the microphone; a recogniser that only works on dry
+studio speech would fail in the room it is played in."""
 
 TALK = [
     "the cat sat on the mat", "what time is it", "I think it is my go now",
@@ -174,6 +183,7 @@ class Item:
     cents: int
     neg_type: str | None = None
     noise: str | None = None
+    room: str | None = None
 
 
 def _run(args: list[str], data: bytes | None = None) -> bytes:
@@ -283,6 +293,12 @@ def add_noise(clean: Path, noisy: Path, noise: str, snr_db: float,
         wav.writeframes(mixed.tobytes())
 
 
+def add_room(dry: Path, wet: Path, room: str) -> None:
+    """The recording as heard in ``room`` (:data:`ROOMS`), level kept where it was."""
+    wet.parent.mkdir(parents=True, exist_ok=True)
+    _run(["sox", "-R", str(dry), str(wet), "reverb", *ROOMS[room], "channels", "1", "norm", "-3"])
+
+
 def slug(text: str) -> str:
     return normalize(text).replace(" ", "_")[:40] or "x"
 
@@ -340,25 +356,31 @@ def main(argv: list[str] | None = None) -> int:
         noise = NOISES[len(noisy) % len(NOISES)]
         target = OUT / "noisy" / noise / item.path.relative_to(OUT)
         noisy.append((item, replace(item, path=target, noise=noise)))
+    # Copies in a room: the same recordings as the noisy copies; the room alternates.
+    rooms = [(item, replace(copy, path=OUT / "room" / room / item.path.relative_to(OUT),
+                            noise=None, room=room))
+             for (item, copy), room in zip(noisy, itertools.cycle(ROOMS), strict=False)]
     with ThreadPoolExecutor(max_workers=args.workers) as pool:
         list(pool.map(lambda pair: add_noise(pair[0].path, pair[1].path, pair[1].noise or "white",
                                              args.snr, babble), noisy))
+        list(pool.map(lambda pair: add_room(pair[0].path, pair[1].path, pair[1].room or "0.5s"),
+                      rooms))
     shutil.rmtree(OUT / "tmp" / "festival", ignore_errors=True)
     with open(OUT / "index.jsonl", "w", encoding="utf-8") as index:
-        for item in [*items, *(copy for _, copy in noisy)]:
+        for item in [*items, *(copy for _, copy in noisy), *(copy for _, copy in rooms)]:
             index.write(json.dumps({
                 "path": str(item.path.relative_to(OUT)), "set": item.voice.set,
                 "kind": item.kind, "voice": item.voice.name, "engine": item.voice.engine,
                 "speaker": item.voice.speaker, "text": item.text, "expected": item.expected,
                 "neg_type": item.neg_type, "noise": item.noise,
-                "snr": args.snr if item.noise else None, "style": item.style,
+                "snr": args.snr if item.noise else None, "room": item.room, "style": item.style,
             }) + "\n")
     for corpus_set in ("primary", "stress"):
         chosen = [it for it in items if it.voice.set == corpus_set]
         clean = sum(1 for it in chosen if it.kind == "command")
         copies = sum(1 for _, it in noisy if it.voice.set == corpus_set)
         print(f"{corpus_set}: {clean} command recordings, {len(chosen) - clean} negatives, "
-              f"{copies} noisy copies")
+              f"{copies} noisy copies, as many in a room")
     print(f"in {OUT}")
     return 0
 
