@@ -302,6 +302,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--set", choices=("primary", "stress"), help="decode only this set")
     parser.add_argument("--clean-only", action="store_true",
                         help="skip the noisy copies and the copies in a room")
+    parser.add_argument("--noisy-only", action="store_true", help="decode only the noisy copies")
     parser.add_argument("--neighbours", action="store_true",
                         help="Tuning.neighbours=True (garbage with the command words' neighbours)")
     parser.add_argument("--no-echo-tails", action="store_true",
@@ -323,6 +324,8 @@ def main(argv: list[str] | None = None) -> int:
         items = [it for it in items if it["set"] == args.set]
     if args.clean_only:
         items = [it for it in items if _clean(it)]
+    if args.noisy_only:
+        items = [it for it in items if it["noise"]]
     if args.limit:  # a hash, not items[::N], which would alias with the rotating noise types
         items = [it for it in items if zlib.crc32(it["path"].encode()) % args.limit == 0]
     tuning = _tuning(args)

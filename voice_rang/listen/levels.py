@@ -19,11 +19,11 @@ __all__ = [
     "ROOM_SAMPLE_MS",
     "energy_db",
     "is_echo",
-    "recording_floor_db",
+    "presumed_floor_db",
 ]
 
 ROOM_SAMPLE_MS = 100.0
-"""How much of a recording must lie near its quietest level for that level to be the room's."""
+"""How much of a recording must lie near its quietest level for it to hold a stretch of its room."""
 
 PRESUMED_SNR_DB = 35.0
 """Where a recording gives no sign of its room, the room is presumed this far below the speech:
@@ -64,20 +64,22 @@ def energy_db(frame: bytes) -> float:
     return 10.0 * math.log10(power + 1.0)
 
 
-def recording_floor_db(pcm: bytes, frame_bytes: int) -> float | None:
-    """The noise floor of the room a recording was made in, as far as the recording alone says
-    (``None`` if it has no whole frame).
+def presumed_floor_db(pcm: bytes, frame_bytes: int) -> float | None:
+    """The noise floor to presume for a recording that holds no stretch of its room, or ``None``
+    when it holds one (:data:`ROOM_SAMPLE_MS` of frames within 3 dB of its quietest: silence, or
+    steady noise). With ``None`` the endpointer learns the room from the recording's start, as
+    live play learns it from the microphone.
 
-    Its quietest frame, when the recording holds a stretch of the room (:data:`ROOM_SAMPLE_MS`
-    of frames within 3 dB of it: silence, or steady noise, before or after the words). A clip
-    cut tight around a word holds none: its quietest frame is still the word, and taking that
-    for the noise would leave the word unheard; the room is then presumed quiet,
-    :data:`PRESUMED_SNR_DB` below the loudest frame.
+    A clip cut tight around a word has no room in it: its first frame, and even its quietest,
+    is the word, and taking that for the noise would leave the word unheard. The room is then
+    presumed quiet, :data:`PRESUMED_SNR_DB` below the loudest frame (or at the quietest frame,
+    if that is lower). The quietest frame is not used when the room *is* there: in babble it
+    lies far below the room's usual level, and speech in babble would seem clean.
 
     >>> tone = b"\\x00\\x10\\x00\\xf0" * 160                    # a 72 dB square wave, 20 ms
-    >>> recording_floor_db(b"\\0" * 640 * 5 + tone, 640)    # 100 ms of silence, then the tone
-    0.0
-    >>> round(recording_floor_db(tone * 2, 640), 1)        # nothing but the tone
+    >>> presumed_floor_db(b"\\0" * 640 * 5 + tone, 640) is None   # 100 ms of silence: a room
+    True
+    >>> round(presumed_floor_db(tone * 2, 640), 1)         # nothing but the tone
     37.2
     """
     levels = [energy_db(pcm[offset:offset + frame_bytes])
@@ -88,7 +90,7 @@ def recording_floor_db(pcm: bytes, frame_bytes: int) -> float | None:
     frame_ms = 1000.0 * frame_bytes / (2 * 16000)
     room_frames = sum(1 for level in levels if level <= quietest + 3.0)
     if room_frames * frame_ms >= ROOM_SAMPLE_MS:
-        return quietest
+        return None
     return min(quietest, max(levels) - PRESUMED_SNR_DB)
 
 

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 from ..commands import CommandSet, normalize
-from .levels import energy_db, is_echo, recording_floor_db
+from .levels import energy_db, is_echo, presumed_floor_db
 from .ordinary_words import COMMON, GAME
 
 __all__ = [
@@ -701,16 +701,16 @@ def decode_pcm(recognizer: Recognizer, pcm: bytes, *, allowed: Iterable[str] | N
     Yields one :class:`Recognition` per utterance the endpointer finds, exactly as the microphone
     listener would, so ``voice-rang recognize`` measures what play does.
 
-    Where live play calibrates on half a second of the room before anyone speaks, a recording
-    is calibrated on itself (:func:`.levels.recording_floor_db`): a clip cut tight around the
-    word has no room in front of it, and taking its first frame for the room would make the word
-    itself the noise floor (the word would go unheard, or be judged too noisy).
+    The endpointer learns the room from the recording's start, as live play learns it from the
+    microphone; but a clip cut tight around the word has no room in it, and its first frame would
+    make the word itself the noise floor (the word would go unheard). Such a clip is presumed
+    made in a quiet room (:func:`.levels.presumed_floor_db`).
     """
     from .endpoint import Endpointer
 
     frame_bytes = SAMPLE_RATE * frame_ms // 1000 * 2
     endpointer = Endpointer(sample_rate=SAMPLE_RATE, frame_ms=frame_ms,
-                            noise_floor_db=recording_floor_db(pcm, frame_bytes))
+                            noise_floor_db=presumed_floor_db(pcm, frame_bytes))
     recognizer.reset_stream()
     allowed_set = None if allowed is None else frozenset(allowed)
     pcm = pcm + b"\0" * (frame_bytes * int(1000 / frame_ms))  # a second of trailing silence
