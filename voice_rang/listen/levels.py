@@ -74,7 +74,9 @@ def presumed_floor_db(pcm: bytes, frame_bytes: int) -> float | None:
     is the word, and taking that for the noise would leave the word unheard. The room is then
     presumed quiet, :data:`PRESUMED_SNR_DB` below the loudest frame (or at the quietest frame,
     if that is lower). The quietest frame is not used when the room *is* there: in babble it
-    lies far below the room's usual level, and speech in babble would seem clean.
+    lies far below the room's usual level, and speech in babble would seem clean. Babble and
+    low rumble may leave no steady stretch either, so the caller presumes a quiet room only when
+    the recording, heard the usual way, gave it nothing (``decode_pcm``).
 
     >>> tone = b"\\x00\\x10\\x00\\xf0" * 160                    # a 72 dB square wave, 20 ms
     >>> presumed_floor_db(b"\\0" * 640 * 5 + tone, 640) is None   # 100 ms of silence: a room

@@ -703,14 +703,22 @@ def decode_pcm(recognizer: Recognizer, pcm: bytes, *, allowed: Iterable[str] | N
 
     The endpointer learns the room from the recording's start, as live play learns it from the
     microphone; but a clip cut tight around the word has no room in it, and its first frame would
-    make the word itself the noise floor (the word would go unheard). Such a clip is presumed
-    made in a quiet room (:func:`.levels.presumed_floor_db`).
+    make the word itself the noise floor, so that nothing is heard. A recording with no stretch of
+    room in which the endpointer, so started, hears nothing is presumed made in a quiet room
+    (:func:`.levels.presumed_floor_db`). Only then: babble and low rumble leave no steady
+    stretch either, and presuming a quiet room there would let noisy speech pass for clean.
     """
     from .endpoint import Endpointer
 
     frame_bytes = SAMPLE_RATE * frame_ms // 1000 * 2
-    endpointer = Endpointer(sample_rate=SAMPLE_RATE, frame_ms=frame_ms,
-                            noise_floor_db=presumed_floor_db(pcm, frame_bytes))
+    floor = presumed_floor_db(pcm, frame_bytes)
+    if floor is not None:
+        listener = Endpointer(sample_rate=SAMPLE_RATE, frame_ms=frame_ms)
+        if any(event.kind == "start"
+               for offset in range(0, len(pcm) - frame_bytes + 1, frame_bytes)
+               for event in listener.process(pcm[offset:offset + frame_bytes])):
+            floor = None
+    endpointer = Endpointer(sample_rate=SAMPLE_RATE, frame_ms=frame_ms, noise_floor_db=floor)
     recognizer.reset_stream()
     allowed_set = None if allowed is None else frozenset(allowed)
     pcm = pcm + b"\0" * (frame_bytes * int(1000 / frame_ms))  # a second of trailing silence
