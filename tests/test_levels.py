@@ -33,21 +33,21 @@ def test_a_louder_frame_has_a_higher_level_and_silence_is_zero() -> None:
 
 def test_a_recording_with_silence_in_it_holds_its_room() -> None:
     clip = tone(8000, 480) + bytes(3200) + tone(9000, 320)
-    assert presumed_floor_db(clip, 320) is None
-    assert presumed_floor_db(b"\0" * 10, 320) is None
+    assert presumed_floor_db(clip, 320, 10) is None
+    assert presumed_floor_db(b"\0" * 10, 320, 10) is None
 
 
 def test_steady_noise_around_the_words_is_the_room_even_when_loud() -> None:
     rng = random.Random(3)
     noise = array.array("h", (round(rng.gauss(0, 800)) for _ in range(16000))).tobytes()
     clip = noise[:8000] + tone(9000, 3200) + noise[8000:]
-    assert presumed_floor_db(clip, 640) is None
+    assert presumed_floor_db(clip, 640, 20) is None
 
 
 def test_a_recording_with_no_stretch_of_room_is_presumed_made_in_a_quiet_room() -> None:
     clip = tone(8000, 480) + tone(5000, 320)
     loudest = max(energy_db(clip[offset:offset + 320]) for offset in range(0, len(clip), 320))
-    assert presumed_floor_db(clip, 320) == loudest - PRESUMED_SNR_DB
+    assert presumed_floor_db(clip, 320, 10) == loudest - PRESUMED_SNR_DB
 
 
 @given(rate=st.floats(min_value=ECHO_DECAY_DB_PER_S * 1.2, max_value=400.0),

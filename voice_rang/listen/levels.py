@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import array
 import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 __all__ = [
     "ECHO_DECAY_DB_PER_S",
@@ -18,6 +18,7 @@ __all__ = [
     "PRESUMED_SNR_DB",
     "ROOM_SAMPLE_MS",
     "energy_db",
+    "frames",
     "is_echo",
     "presumed_floor_db",
 ]
@@ -64,7 +65,13 @@ def energy_db(frame: bytes) -> float:
     return 10.0 * math.log10(power + 1.0)
 
 
-def presumed_floor_db(pcm: bytes, frame_bytes: int) -> float | None:
+def frames(pcm: bytes, frame_bytes: int) -> Iterator[bytes]:
+    """The whole frames of ``pcm``, in order (a short last piece is left out)."""
+    for offset in range(0, len(pcm) - frame_bytes + 1, frame_bytes):
+        yield pcm[offset:offset + frame_bytes]
+
+
+def presumed_floor_db(pcm: bytes, frame_bytes: int, frame_ms: float) -> float | None:
     """The noise floor to presume for a recording that holds no stretch of its room, or ``None``
     when it holds one (:data:`ROOM_SAMPLE_MS` of frames within 3 dB of its quietest: silence, or
     steady noise). With ``None`` the endpointer learns the room from the recording's start, as
@@ -79,17 +86,15 @@ def presumed_floor_db(pcm: bytes, frame_bytes: int) -> float | None:
     the recording, heard the usual way, gave it nothing (``decode_pcm``).
 
     >>> tone = b"\\x00\\x10\\x00\\xf0" * 160                    # a 72 dB square wave, 20 ms
-    >>> presumed_floor_db(b"\\0" * 640 * 5 + tone, 640) is None   # 100 ms of silence: a room
+    >>> presumed_floor_db(b"\\0" * 640 * 5 + tone, 640, 20) is None   # 100 ms of silence: a room
     True
-    >>> round(presumed_floor_db(tone * 2, 640), 1)         # nothing but the tone
+    >>> round(presumed_floor_db(tone * 2, 640, 20), 1)         # nothing but the tone
     37.2
     """
-    levels = [energy_db(pcm[offset:offset + frame_bytes])
-              for offset in range(0, len(pcm) - frame_bytes + 1, frame_bytes)]
+    levels = [energy_db(frame) for frame in frames(pcm, frame_bytes)]
     if not levels:
         return None
     quietest = min(levels)
-    frame_ms = 1000.0 * frame_bytes / (2 * 16000)
     room_frames = sum(1 for level in levels if level <= quietest + 3.0)
     if room_frames * frame_ms >= ROOM_SAMPLE_MS:
         return None

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 from ..commands import CommandSet, normalize
-from .levels import energy_db, is_echo, presumed_floor_db
+from .levels import energy_db, frames, is_echo, presumed_floor_db
 from .ordinary_words import COMMON, GAME
 
 __all__ = [
@@ -209,6 +209,7 @@ class _Decoder:
         import pocketsphinx
 
         self.grammar = grammar
+        self.command_words = grammar.words()
         self.garbage = garbage
         self.garbage_logp = garbage_logp
         self.entry_logp = entry_logp
@@ -332,10 +333,9 @@ class _Decoder:
     def squeezed(self) -> list[str]:
         """Command words of the final path held for (nearly) the fewest frames the model allows
         (ordinary words are not asked about: an echo after the command may be short)."""
-        command_words = self.grammar.words()
         words = []
         for segment in self.ps.seg() or []:
-            if _ALTERNATIVE.sub("", segment.word) not in command_words:
+            if _ALTERNATIVE.sub("", segment.word) not in self.command_words:
                 continue
             phones = self.ps.lookup_word(segment.word)
             frames = segment.end_frame - segment.start_frame + 1
@@ -583,8 +583,7 @@ class Recognizer:
         if self.tuning.echo_tails:
             pending = self._unleveled + pcm
             whole = len(pending) - len(pending) % _FRAME_BYTES
-            self._levels.extend(energy_db(pending[offset:offset + _FRAME_BYTES])
-                                for offset in range(0, whole, _FRAME_BYTES))
+            self._levels.extend(energy_db(frame) for frame in frames(pending, _FRAME_BYTES))
             self._unleveled = pending[whole:]
 
     def completion(self) -> Completion:
@@ -711,19 +710,17 @@ def decode_pcm(recognizer: Recognizer, pcm: bytes, *, allowed: Iterable[str] | N
     from .endpoint import Endpointer
 
     frame_bytes = SAMPLE_RATE * frame_ms // 1000 * 2
-    floor = presumed_floor_db(pcm, frame_bytes)
+    floor = presumed_floor_db(pcm, frame_bytes, frame_ms)
     if floor is not None:
         listener = Endpointer(sample_rate=SAMPLE_RATE, frame_ms=frame_ms)
         if any(event.kind == "start"
-               for offset in range(0, len(pcm) - frame_bytes + 1, frame_bytes)
-               for event in listener.process(pcm[offset:offset + frame_bytes])):
+               for frame in frames(pcm, frame_bytes) for event in listener.process(frame)):
             floor = None
     endpointer = Endpointer(sample_rate=SAMPLE_RATE, frame_ms=frame_ms, noise_floor_db=floor)
     recognizer.reset_stream()
     allowed_set = None if allowed is None else frozenset(allowed)
     pcm = pcm + b"\0" * (frame_bytes * int(1000 / frame_ms))  # a second of trailing silence
-    for offset in range(0, len(pcm) - frame_bytes + 1, frame_bytes):
-        frame = pcm[offset:offset + frame_bytes]
+    for frame in frames(pcm, frame_bytes):
         for event in endpointer.process(frame, recognizer.completion):
             if event.kind == "start":
                 recognizer.start(allowed_set, after_talk=event.gap_ms < MIN_GAP_MS)
