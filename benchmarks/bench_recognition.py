@@ -42,7 +42,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent
 sys.path.insert(0, str(ROOT.parent))
 
-from voice_rang.commands import CommandSet  # noqa: E402
+from voice_rang.commands import CommandSet, normalize  # noqa: E402
 from voice_rang.listen.recognizer import (  # noqa: E402
     Recognizer,
     Tuning,
@@ -74,9 +74,22 @@ SWEEP = [(lenient, strict) for lenient in (-11.0, -15.0) for strict in (-5.0, -7
 _recognizer: Recognizer | None = None
 
 
-def _init(tuning: dict[str, Any]) -> None:
+def _commands(all_phrases: bool) -> CommandSet:
+    """The game's phrases; with ``all_phrases``, the typed-only ones are listened for too."""
+    commands = CommandSet.load("en")
+    return replace(commands, typed_only=frozenset()) if all_phrases else commands
+
+
+def _spoken_items(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Leave out recordings of phrases the game accepts typed only: they are not voice commands."""
+    typed_only = {normalize(p) for p in CommandSet.load("en").typed_only}
+    return [it for it in items if it.get("kind") != "command"
+            or normalize(it["text"]) not in typed_only]
+
+
+def _init(tuning: dict[str, Any], all_phrases: bool) -> None:
     global _recognizer
-    _recognizer = Recognizer(CommandSet.load("en"), tuning=Tuning(**tuning))
+    _recognizer = Recognizer(_commands(all_phrases), tuning=Tuning(**tuning))
 
 
 def _decode(item: dict[str, Any]) -> dict[str, Any]:
@@ -95,9 +108,10 @@ def _decode(item: dict[str, Any]) -> dict[str, Any]:
 
 
 def run(items: list[dict[str, Any]], tuning: Tuning, workers: int,
-        playing: bool = True) -> list[dict[str, Any]]:
+        playing: bool = True, all_phrases: bool = False) -> list[dict[str, Any]]:
     items = [{**it, "_playing": playing} for it in items]
-    with ProcessPoolExecutor(workers, initializer=_init, initargs=(asdict(tuning),)) as pool:
+    with ProcessPoolExecutor(workers, initializer=_init,
+                             initargs=(asdict(tuning), all_phrases)) as pool:
         return list(pool.map(_decode, items, chunksize=8))
 
 
@@ -263,14 +277,17 @@ def human(args: argparse.Namespace) -> int:
         return 2
     items = [{**json.loads(line), "_root": str(HUMAN)}
              for line in index.read_text().splitlines() if line.strip()]
+    if args.source:
+        items = [it for it in items if it["source"].startswith(tuple(args.source))]
     if args.limit:
         items = [it for it in items if zlib.crc32(it["path"].encode()) % args.limit == 0]
     tuning = _tuning(args)
     began = time.perf_counter()
-    rows = run(items, tuning, args.workers)
+    rows = run(items, tuning, args.workers, all_phrases=args.all_phrases)
     if args.dump:
         args.dump.write_text("".join(json.dumps(r) + "\n" for r in rows))
-    report: dict[str, Any] = {"tuning": asdict(tuning), "n": len(rows),
+    report: dict[str, Any] = {"tuning": asdict(tuning), "all_phrases": args.all_phrases,
+                              "n": len(rows),
                               "all_commands": _human_figures(rows, "all"),
                               "playing_set": _human_figures(rows, "playing")}
     if not args.no_baseline:
@@ -305,6 +322,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--noisy-only", action="store_true", help="decode only the noisy copies")
     parser.add_argument("--neighbours", action="store_true",
                         help="Tuning.neighbours=True (garbage with the command words' neighbours)")
+    parser.add_argument("--all-phrases", action="store_true",
+                        help="listen for the typed-only phrases too ([listen] in prompts/en.toml)")
     parser.add_argument("--no-echo-tails", action="store_true",
                         help="Tuning.echo_tails=False (a command's echo counts as more words)")
     parser.add_argument("--warps", type=float, nargs="+",
@@ -312,6 +331,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--dump", type=Path, help="write every decoded row here (jsonl)")
     parser.add_argument("--human", action="store_true",
                         help="score recordings of people instead (benchmarks/human_corpus.py)")
+    parser.add_argument("--source", nargs="+", metavar="NAME",
+                        help="with --human: only recordings whose source starts with NAME")
     args = parser.parse_args(argv)
     if args.human:
         return human(args)
@@ -328,6 +349,7 @@ def main(argv: list[str] | None = None) -> int:
         items = [it for it in items if it["noise"]]
     if args.limit:  # a hash, not items[::N], which would alias with the rotating noise types
         items = [it for it in items if zlib.crc32(it["path"].encode()) % args.limit == 0]
+    items = _spoken_items(items)
     tuning = _tuning(args)
     began = time.perf_counter()
     sweep_report = []
@@ -338,7 +360,8 @@ def main(argv: list[str] | None = None) -> int:
         best: tuple[float, Tuning] | None = None
         for lenient, strict in SWEEP:
             candidate = replace(tuning, lenient_garbage=lenient, strict_garbage=strict)
-            got = figures(run(tune_items, candidate, args.workers), "playing")
+            got = figures(run(tune_items, candidate, args.workers,
+                              all_phrases=args.all_phrases), "playing")
             score = _score(got)
             sweep_report.append({"lenient": lenient, "strict": strict, "score": round(score, 4),
                                  **{k: got[k] for k in ("clean_accuracy", "noisy_accuracy",
@@ -349,10 +372,11 @@ def main(argv: list[str] | None = None) -> int:
                 best = (score, candidate)
         assert best is not None
         tuning = best[1]
-    rows = run(items, tuning, args.workers)
+    rows = run(items, tuning, args.workers, all_phrases=args.all_phrases)
     if args.dump:
         args.dump.write_text("".join(json.dumps(r) + "\n" for r in rows))
-    report: dict[str, Any] = {"tuning": asdict(tuning), "held_out_speakers": sorted(HELD_OUT_SPEAKERS)}
+    report: dict[str, Any] = {"tuning": asdict(tuning), "all_phrases": args.all_phrases,
+                              "held_out_speakers": sorted(HELD_OUT_SPEAKERS)}
     if sweep_report:
         report["sweep_on_tuning_speakers"] = sweep_report
     report["all_commands"] = split(rows, "all")

@@ -305,7 +305,9 @@ def slug(text: str) -> str:
 
 def plan(quick: bool) -> Iterator[Item]:
     """Primary voices: every phrase in every style, every negative in one style (rotating).
-    Stress voices (espeak-ng): every phrase and every other negative, one style."""
+    Stress voices (espeak-ng): every phrase and every other negative, one style. Typed-only
+    phrases are made too, so the copies stay where they were; ``bench_recognition.py`` leaves
+    them out."""
     commands = CommandSet.load("en")
     voices = VOICES[::3] if quick else VOICES
     for voice in voices:

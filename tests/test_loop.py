@@ -29,10 +29,10 @@ def table_and_log() -> tuple[Table, RecordingOutputs, list[Revealed]]:
 def test_a_guess_from_the_voice_is_asked_about_and_the_yes_turns_the_card() -> None:
     table, outputs, reveals = table_and_log()
     inbox: queue.Queue[Inbox] = queue.Queue()
-    for item in (Guess("turn", "flip"), "yes", INPUT_ENDED):
+    for item in (Guess("turn", "reveal"), "yes", INPUT_ENDED):
         inbox.put(item)
     run_table(table, inbox)  # ends when the input has and it is the person's turn again
-    assert "Did you say flip? Say yes or no." in outputs.texts
+    assert "Did you say reveal? Say yes or no." in outputs.texts
     assert reveals and reveals[0].seat == 0
 
 
@@ -43,9 +43,9 @@ def test_an_unsure_answer_from_the_microphone_becomes_a_question_not_a_move() ->
     inbox: queue.Queue[Inbox] = queue.Queue()
     starter = VoiceStarter(argparse.Namespace(mic=None), CommandSet.load("en"), inbox,
                            table.narrator, None, table, lambda: None)
-    starter.unsure(Recognition(None, "flip", True, 1.0, "unsure", 400.0, guess="turn"))
+    starter.unsure(Recognition(None, "reveal", True, 1.0, "unsure", 400.0, guess="turn"))
     starter.unsure(Recognition(None, "", True, 1.0, "unsure", 400.0))
-    assert inbox.get_nowait() == Guess("turn", "flip")
+    assert inbox.get_nowait() == Guess("turn", "reveal")
     answer = inbox.get_nowait()
     assert isinstance(answer, Message)
     assert answer.text == "I didn't catch that. Say help to hear what you can say."

@@ -84,5 +84,29 @@ def test_missing_and_broken_prompts_files_give_a_clear_reason(tmp_path: Path) ->
         load_prompts("bad", tmp_path)
 
 
+def test_typed_only_phrases_are_typed_but_not_listened_for() -> None:
+    commands = CommandSet.load("en")
+    spoken = commands.spoken()
+    for phrase in ("exit", "flip", "back", "quiet", "auto on", "auto off"):
+        assert commands.parse(phrase) is not None
+        assert all(phrase not in phrases for phrases in spoken.values()), phrase
+    assert all(spoken[command] for command in COMMAND_IDS)
+    assert spoken["quit"] == ["quit"]
+
+
+@pytest.mark.parametrize(("typed_only", "reason"), [
+    ('"exit"', "is a list of command phrases"),
+    ('["leave"]', "names 'leave', which is not a phrase in \\[commands\\]"),
+    ('["quit", "exit"]', "leaves 'quit' with no phrase to say"),
+])
+def test_a_typed_only_list_that_cannot_work_is_refused_with_the_reason(
+        tmp_path: Path, typed_only: str, reason: str) -> None:
+    (tmp_path / "zz.toml").write_text(
+        f'[commands]\n"quit" = ["quit", "exit"]\n"turn" = ["turn"]\n'
+        f'[listen]\ntyped_only = {typed_only}\n', encoding="utf-8")
+    with pytest.raises(PromptsError, match=f"zz.toml: \\[listen\\] typed_only {reason}"):
+        load_prompts("zz", tmp_path)
+
+
 def test_prompts_dir_is_the_projects_prompts_folder() -> None:
     assert (prompts_dir() / "en.toml").is_file()

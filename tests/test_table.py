@@ -340,7 +340,7 @@ def test_a_yes_long_after_the_question_answers_nothing() -> None:
 
 def test_another_command_instead_of_yes_drops_the_question() -> None:
     table, _, _, log = make_table()
-    table.offer_guess("auto-reveal on", "auto on")
+    table.offer_guess("auto-reveal on", "auto reveal on")
     table.handle("status")
     assert table.auto == [False, False]
     table.handle("yes")
@@ -350,9 +350,9 @@ def test_another_command_instead_of_yes_drops_the_question() -> None:
 
 def test_repeat_says_the_question_again_and_keeps_it_open() -> None:
     table, outputs, _, _ = make_table()
-    table.offer_guess("auto-reveal on", "auto on")
+    table.offer_guess("auto-reveal on", "auto reveal on")
     table.handle("repeat")
-    assert outputs.texts[-1] == "Did you say auto on? Say yes or no."
+    assert outputs.texts[-1] == "Did you say auto reveal on? Say yes or no."
     table.handle("yes")
     assert table.auto[0]
 
@@ -375,7 +375,7 @@ def test_a_guess_that_cannot_be_done_now_is_not_asked_about() -> None:
 
 def test_a_half_heard_quit_asks_the_quit_question() -> None:
     table, outputs, _, _ = make_table()
-    table.offer_guess("quit", "exit")
+    table.offer_guess("quit", "quit")
     assert outputs.texts[-1] == "Quit the game? Say yes or no, or press y or n."
     table.handle("no")
     assert not table.finished

@@ -2,7 +2,9 @@
 
 Every source of input (a key, a typed line, a recognised utterance, a computer
 seat, the auto-reveal timer) ends up as one :class:`Command` id. The phrases come
-from ``prompts/<lang>.toml`` so that typing and speaking accept the same words.
+from ``prompts/<lang>.toml`` so that typing and speaking accept the same words, less
+the few that are typed only (:meth:`CommandSet.spoken`): short words that everyday
+talk is heard as too often to listen for.
 
 >>> commands = CommandSet.load("en")
 >>> commands.parse("Auto-reveal ON")
@@ -61,11 +63,12 @@ class CommandSet:
 
     phrases: dict[str, list[str]]
     keys: dict[str, str]
+    typed_only: frozenset[str] = frozenset()
 
     @classmethod
     def load(cls, language: str = "en") -> CommandSet:
         prompts = load_prompts(language)
-        return cls(phrases=prompts.commands, keys=prompts.keys)
+        return cls(phrases=prompts.commands, keys=prompts.keys, typed_only=prompts.typed_only)
 
     def __post_init__(self) -> None:
         lookup: dict[str, str] = {}
@@ -79,6 +82,16 @@ class CommandSet:
         """The command a typed or recognised line means, or ``None``."""
         lookup: dict[str, str] = getattr(self, "_lookup")  # noqa: B009
         return lookup.get(normalize(text))
+
+    def spoken(self) -> dict[str, list[str]]:
+        """The phrases listened for: all but the typed-only ones.
+
+        >>> spoken = CommandSet.load("en").spoken()
+        >>> "exit" in spoken["quit"], "quit" in spoken["quit"]
+        (False, True)
+        """
+        return {command: [p for p in phrases if p not in self.typed_only]
+                for command, phrases in self.phrases.items()}
 
     def suggestion(self, command: str) -> str:
         """The phrase to suggest for a command (its first)."""

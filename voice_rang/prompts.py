@@ -1,8 +1,9 @@
 """Load the words of one language from ``prompts/<lang>.toml``: data, not code.
 
 Everything the program says (``[messages]``), every phrase it accepts
-(``[commands]``) and every key it maps (``[keys]``) lives there, so a new
-language is a new file and nothing else.
+(``[commands]``), the phrases it accepts typed but does not listen for
+(``[listen] typed_only``) and every key it maps (``[keys]``) lives there, so a
+new language is a new file and nothing else.
 """
 
 from __future__ import annotations
@@ -48,6 +49,9 @@ class Prompts:
     messages: dict[str, Any]
     commands: dict[str, list[str]]
     keys: dict[str, str]
+    typed_only: frozenset[str] = frozenset()
+    """Phrases of ``commands`` that work typed but are not listened for: short words that
+    everyday talk is too often heard as."""
 
 
 @cache
@@ -71,9 +75,27 @@ def load_prompts(language: str = "en", directory: Path | None = None) -> Prompts
         for phrases in commands.values()
     ):
         raise PromptsError(f"{path.name}: [commands] maps each command to a list of phrases")
+    typed_only = _typed_only(path.name, data.get("listen", {}), commands)
     return Prompts(
         language=language,
         messages=dict(data.get("messages", {})),
         commands={key: list(value) for key, value in commands.items()},
         keys=dict(data.get("keys", {})),
+        typed_only=typed_only,
     )
+
+
+def _typed_only(name: str, listen: Any, commands: dict[str, list[str]]) -> frozenset[str]:
+    """``[listen] typed_only``, checked: known phrases, and every command still has one to say."""
+    phrases = listen.get("typed_only", []) if isinstance(listen, dict) else None
+    if not isinstance(phrases, list) or not all(isinstance(p, str) for p in phrases):
+        raise PromptsError(f"{name}: [listen] typed_only is a list of command phrases")
+    unknown = [p for p in phrases if not any(p in known for known in commands.values())]
+    if unknown:
+        raise PromptsError(f"{name}: [listen] typed_only names {unknown[0]!r}, "
+                           "which is not a phrase in [commands]")
+    silent = [command for command, known in commands.items() if set(known) <= set(phrases)]
+    if silent:
+        raise PromptsError(f"{name}: [listen] typed_only leaves {silent[0]!r} "
+                           "with no phrase to say")
+    return frozenset(phrases)

@@ -169,14 +169,15 @@ class Tuning:
 
 @dataclass
 class Grammar:
-    """The command phrases of one :class:`CommandSet` as word sequences, and their prefixes."""
+    """The spoken command phrases of one :class:`CommandSet` as word sequences, and their
+    prefixes."""
 
     commands: CommandSet
     phrases: dict[str, str] = field(default_factory=dict)
     """Normalised phrase -> command id."""
 
     def __post_init__(self) -> None:
-        for command, phrases in self.commands.phrases.items():
+        for command, phrases in self.commands.spoken().items():
             for phrase in phrases:
                 self.phrases.setdefault(normalize(phrase), command)
 
@@ -500,6 +501,8 @@ class Recognizer:
         self._lock = threading.Lock()
         command_words = self.grammar.words()
         candidates = set(_WORD.findall(_GARBAGE_WORDS.lower())) | _narration_words(language)
+        # A typed-only phrase said aloud is talk: its words spell it, not the nearest command.
+        candidates |= {w for p in commands.typed_only for w in _WORD.findall(p.lower())}
         pronunciations = _pronunciations(candidates | command_words)
         for word in command_words - set(pronunciations):
             phones = _EXTRA_PRONUNCIATIONS.get(word)
