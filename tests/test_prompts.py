@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -11,7 +12,7 @@ from typing import Any
 import pytest
 from test_play import VOICE_RANG
 
-from voice_rang.commands import COMMAND_IDS, CommandSet
+from voice_rang.commands import COMMAND_IDS, CommandSet, normalize
 from voice_rang.prompts import PromptsError, load_prompts, prompts_dir
 
 
@@ -92,6 +93,22 @@ def test_typed_only_phrases_are_typed_but_not_listened_for() -> None:
         assert all(phrase not in phrases for phrases in spoken.values()), phrase
     assert all(spoken[command] for command in COMMAND_IDS)
     assert spoken["quit"] == ["quit"]
+
+
+def test_every_phrase_the_help_suggests_saying_is_listened_for() -> None:
+    """ "You can say: …" must name phrases the recogniser hears: not a typed-only alias, not a
+    bare prefix. A short item finishes the last longer one: "auto-reveal on or off"."""
+    spoken = {normalize(p) for phrases in CommandSet.load("en").spoken().values() for p in phrases}
+    help_messages = load_prompts("en").messages["help"]
+    for key in ("now_turn", "now_waiting", "now_over"):
+        listed = help_messages[key].split("You can say: ", 1)[1].rstrip(".")
+        head: list[str] = []
+        for item in re.split(r", | or ", listed):
+            words = normalize(item).split()
+            said = " ".join(words) if " ".join(words) in spoken else " ".join(head + words)
+            assert said in spoken, (key, item)
+            if len(words) > 1:
+                head = words[:-1]
 
 
 @pytest.mark.parametrize(("typed_only", "reason"), [
