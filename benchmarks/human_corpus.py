@@ -88,6 +88,7 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent
@@ -310,12 +311,13 @@ def openarena() -> Iterator[Recording]:
             yield Recording(path, f"openarena/{path.stem}", text, "openarena-data", OPENARENA)
 
 
-def _dictionary_words() -> set[str]:
+@cache
+def _dictionary_words() -> frozenset[str]:
     """CMUdict's words (pocketsphinx's copy): a file name split into these is English words."""
     import pocketsphinx
 
     with open(pocketsphinx.get_model_path("en-us/cmudict-en-us.dict"), encoding="utf-8") as dic:
-        return {line.split(" ", 1)[0].split("(", 1)[0] for line in dic}
+        return frozenset(line.split(" ", 1)[0].split("(", 1)[0] for line in dic)
 
 
 def _hedgewars_key(stem: str) -> str:
@@ -323,7 +325,7 @@ def _hedgewars_key(stem: str) -> str:
     return re.sub(r"\d+$", "", stem).lower().replace("-", "")
 
 
-def _hedgewars_text(stem: str, dictionary: set[str]) -> str | None:
+def _hedgewars_text(stem: str, dictionary: frozenset[str]) -> str | None:
     """The words of one clip's name ("Uh-oh" -> "uh oh", "Illgetyou" -> "i'll get you"), or None
     when it does not split into English words."""
     if _hedgewars_key(stem) in HEDGEWARS_WORDS:

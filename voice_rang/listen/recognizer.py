@@ -712,14 +712,14 @@ def decode_pcm(recognizer: Recognizer, pcm: bytes, *, allowed: Iterable[str] | N
     """
     from .endpoint import Endpointer
 
-    frame_bytes = SAMPLE_RATE * frame_ms // 1000 * 2
+    endpointer = Endpointer(sample_rate=SAMPLE_RATE, frame_ms=frame_ms)
+    frame_bytes = endpointer.frame_bytes
     floor = presumed_floor_db(pcm, frame_bytes, frame_ms)
     if floor is not None:
         listener = Endpointer(sample_rate=SAMPLE_RATE, frame_ms=frame_ms)
-        if any(event.kind == "start"
-               for frame in frames(pcm, frame_bytes) for event in listener.process(frame)):
-            floor = None
-    endpointer = Endpointer(sample_rate=SAMPLE_RATE, frame_ms=frame_ms, noise_floor_db=floor)
+        if not any(event.kind == "start"
+                   for frame in frames(pcm, frame_bytes) for event in listener.process(frame)):
+            endpointer.set_noise_floor(floor)
     recognizer.reset_stream()
     allowed_set = None if allowed is None else frozenset(allowed)
     pcm = pcm + b"\0" * (frame_bytes * int(1000 / frame_ms))  # a second of trailing silence
