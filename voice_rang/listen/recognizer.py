@@ -86,6 +86,16 @@ _ALTERNATIVE = re.compile(r"\(\d+\)$")
 """The suffix of an alternative pronunciation in the decoder's output: ``read(2)``."""
 
 
+def _spoken(word: str) -> str | None:
+    """A word of the decoder's output as the dictionary spells it, or ``None`` for what is not a
+    word: silence (``<sil>``), fillers (``[NOISE]``, ``+breath+``).
+
+    >>> _spoken("read(2)"), _spoken("<sil>"), _spoken("+breath+")
+    ('read', None, None)
+    """
+    return None if word.startswith(("<", "[", "+")) else _ALTERNATIVE.sub("", word)
+
+
 @dataclass(frozen=True)
 class Recognition:
     """What one utterance was: a command, an unsure guess, or nothing for the game.
@@ -319,9 +329,8 @@ class _Decoder:
         frames, as the decoder's). Any other text comes back as it was."""
         if text is None:
             return None
-        words = [(_ALTERNATIVE.sub("", segment.word), segment.end_frame)
-                 for segment in self.ps.seg() or []
-                 if not segment.word.startswith(("<", "[", "+"))]
+        words = [(word, segment.end_frame) for segment in self.ps.seg() or []
+                 if (word := _spoken(segment.word)) is not None]
         for length in range(len(words) - 1, 0, -1):
             phrase = " ".join(word for word, _ in words[:length])
             command = self.grammar.phrases.get(phrase)
@@ -336,7 +345,7 @@ class _Decoder:
         (ordinary words are not asked about: an echo after the command may be short)."""
         words = []
         for segment in self.ps.seg() or []:
-            if _ALTERNATIVE.sub("", segment.word) not in self.command_words:
+            if _spoken(segment.word) not in self.command_words:
                 continue
             phones = self.ps.lookup_word(segment.word)
             frames = segment.end_frame - segment.start_frame + 1
@@ -679,8 +688,7 @@ class Recognizer:
     # ----- helpers ----------------------------------------------------------------------------
 
     def _words(self, text: str | None) -> list[str]:
-        return [_ALTERNATIVE.sub("", w) for w in (text or "").split()
-                if not w.startswith(("<", "[", "+"))]
+        return [word for w in (text or "").split() if (word := _spoken(w)) is not None]
 
     def _command_of(self, text: str | None) -> str | None:
         words = self._words(text)
