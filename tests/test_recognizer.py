@@ -358,6 +358,18 @@ def test_any_rate_and_stereo_wav_is_read_as_16k_mono(tmp_path: Path) -> None:
     assert abs(seconds - len(mono) / 32000) < 0.05
 
 
+@pytest.mark.parametrize("encoding", [["-b", "24"], ["-b", "32"], ["-e", "floating-point", "-b", "32"],
+                                      ["-e", "floating-point", "-b", "64"]])
+def test_24_bit_32_bit_and_floating_point_wavs_read_as_the_same_16_bit_audio(
+        tmp_path: Path, encoding: list[str]) -> None:
+    # sox writes 24-bit and 32-bit integer audio with the WAVE_FORMAT_EXTENSIBLE header, which
+    # Python's wave module (before 3.12) refuses.
+    original = write_wav(tmp_path / "16.wav", speak("help"))
+    wider = tmp_path / "wide.wav"
+    subprocess.run(["sox", str(original), *encoding, str(wider)], check=True, capture_output=True)
+    assert read_wav_16k(wider) == read_wav_16k(original)
+
+
 def test_recognize_json_prints_one_object_per_file(tmp_path: Path,
                                                    capsys: pytest.CaptureFixture[str]) -> None:
     good = write_wav(tmp_path / "help.wav", speak("help", rate=22050), 22050)

@@ -21,7 +21,7 @@ __all__ = ["add_arguments", "run"]
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("files", nargs="+", metavar="FILE.wav",
-                        help="16-bit WAV recordings, any rate, mono or stereo")
+                        help="WAV recordings: any rate, mono or stereo, 16-, 24- or 32-bit or floating point")
     parser.add_argument("--json", action="store_true", help="one JSON object per line")
     parser.add_argument("--language", default="en", help="prompts language (default: en)")
     parser.add_argument("--only", metavar="COMMANDS",
