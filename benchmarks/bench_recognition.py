@@ -103,7 +103,7 @@ def _decode(item: dict[str, Any]) -> dict[str, Any]:
         result = summarize(results)
         row[key] = {"command": result.command, "unsure": result.unsure, "heard": result.heard,
                     "reason": result.reason, "ms": max((r.ms for r in results), default=0.0),
-                    "warp": result.warp, "guess": result.guess}
+                    "warp": result.warp, "guess": result.guess, "speech_ms": result.speech_ms}
     return row
 
 
@@ -215,6 +215,23 @@ def _decode_ms(rows: list[dict[str, Any]]) -> dict[str, float]:
         return {}
     return {"median": round(statistics.median(decode), 2),
             "p90": round(decode[int(0.9 * (len(decode) - 1))], 2)}
+
+
+def room_wait_ms(rows: list[dict[str, Any]]) -> dict[str, dict[str, float]]:
+    """How much later a command closes across a room than dry, by room: the utterance's length
+    heard in the room minus the same recording's dry (both start with the same direct sound, so
+    the difference is the time the endpointer waited for the echo). Over the commands heard right
+    both ways, whose dry recording is in the run too (``--limit`` picks files by path)."""
+    dry = {r["path"]: r for r in rows if r["kind"] == "command" and _clean(r)}
+    waits: dict[str, list[float]] = defaultdict(list)
+    for r in rows:
+        twin = dry.get(r["path"].split("/", 2)[-1]) if r["kind"] == "command" and r.get("room") else None
+        if twin is None or r["set"] != "primary":
+            continue
+        if r["all"]["command"] == twin["all"]["command"] == r["expected"]:
+            waits[r["room"]].append(r["all"]["speech_ms"] - twin["all"]["speech_ms"])
+    return {room: {"median": round(statistics.median(w)), "p90": round(sorted(w)[int(0.9 * (len(w) - 1))]),
+                   "n": len(w)} for room, w in sorted(waits.items())}
 
 
 def _line(name: str, f: dict[str, Any]) -> str:
@@ -383,6 +400,7 @@ def main(argv: list[str] | None = None) -> int:
     report["playing_set"] = split(rows, "playing")
     primary = [r for r in rows if r["set"] == "primary"]
     report["decode_ms"] = _decode_ms(primary)
+    report["room_wait_ms"] = room_wait_ms(rows)
     per_voice: dict[str, list[int]] = defaultdict(lambda: [0, 0])
     for r in rows:
         if r["kind"] == "command" and _clean(r):
@@ -423,6 +441,7 @@ def main(argv: list[str] | None = None) -> int:
             if isinstance(f, dict) and "clean_accuracy" in f:
                 print("  " + _line(name, f))
     print(f"decode ms {report['decode_ms']}")
+    print(f"closing later in a room than dry, ms {report['room_wait_ms']}")
     print(f"warp chosen on clean commands, by style {report['warp_chosen_by_style']}")
     print(json.dumps(report))
     return 0
