@@ -40,10 +40,13 @@ class Calls:
         self.too_noisy: list[str] = []
         self.errors: list[str] = []
         self.starts = 0
+        self.ends = 0
+        self.order: list[str] = []
         self.changed = threading.Event()
 
     def command(self, command: str) -> None:
         self.commands.append(command)
+        self.order.append(command)
         self.changed.set()
 
     def not_sure(self, result: Recognition) -> None:
@@ -60,6 +63,11 @@ class Calls:
 
     def speech(self) -> None:
         self.starts += 1
+        self.order.append("start")
+
+    def speech_ended(self) -> None:
+        self.ends += 1
+        self.order.append("end")
 
 
 @pytest.fixture(scope="module")
@@ -74,7 +82,8 @@ def listening(audio_server: AudioServer,
     listener = VoiceListener(CommandSet.load("en"), on_command=calls.command,
                              on_unsure=calls.not_sure, on_too_noisy=calls.noisy,
                              on_error=calls.error,
-                             on_speech_start=calls.speech, recognizer=recognizer)
+                             on_speech_start=calls.speech, on_speech_end=calls.speech_ended,
+                             recognizer=recognizer)
     listener.start()
     time.sleep(0.8)  # the half-second ambient calibration
     try:
@@ -95,6 +104,26 @@ def test_a_command_said_into_the_microphone_is_heard(
     assert calls.commands == ["status"]
     assert calls.starts >= 1
     assert calls.errors == []
+    time.sleep(0.2)
+    # The end of the words is reported after the command they made: the game waits for it.
+    assert calls.order[-2:] == ["status", "end"], calls.order
+
+
+def test_every_start_of_speech_gets_its_end_even_when_the_game_talks_over_it(
+        audio_server: AudioServer, listening: tuple[VoiceListener, Calls]) -> None:
+    listener, calls = listening
+    wait_until(audio_server.say_into_microphone(speak("the cat sat on the mat")))
+    assert calls.starts >= 1 and calls.ends == calls.starts, calls.order
+    # Cut off: the game starts speaking in the middle of a sentence.
+    audio_server.say_into_microphone(speak("what a lucky run of cards that was for everyone"))
+    time.sleep(1.0)
+    assert calls.order[-1] == "start", calls.order  # words in progress
+    listener.set_output_activity(True, time.monotonic())
+    time.sleep(0.3)
+    assert calls.order[-1] == "end", calls.order
+    listener.set_output_activity(False, time.monotonic())
+    time.sleep(2.5)
+    assert calls.ends == calls.starts, calls.order
 
 
 def test_ordinary_talk_into_the_microphone_triggers_no_command(

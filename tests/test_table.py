@@ -8,6 +8,7 @@ from voice_rang.engine import DECK, Card, Event, Game, Revealed
 from voice_rang.messages import Message
 from voice_rang.narration import Narrator
 from voice_rang.table import SeatKind, Table
+from voice_rang.table.table import FLOOR_HOLD_S
 
 
 class RecordingOutputs:
@@ -388,3 +389,52 @@ def test_a_guess_while_the_quit_question_is_open_is_not_asked_so_yes_still_means
     assert outputs.texts[-1] == "I didn't catch that. Say help to hear what you can say."
     table.handle("yes")
     assert table.finished
+
+
+def test_a_player_who_starts_speaking_holds_the_computers_card_until_their_words_are_done() -> None:
+    table, outputs, clock, _ = make_table(deck=stacked("KH", "KS"))
+    table.handle("turn")  # the computer's card is due a beat later
+    clock.now += 0.5
+    table.hold_floor()
+    clock.now += 2.0
+    table.tick()
+    assert not outputs.texts[-1].startswith("Guest 1")
+    table.release_floor()
+    clock.now += 0.9
+    table.tick()
+    assert not outputs.texts[-1].startswith("Guest 1"), "the card waits a beat after the player"
+    clock.now += 0.2
+    table.tick()
+    assert outputs.texts[-2].startswith("Guest 1 turned the king of spades")
+
+
+def test_a_held_floor_lets_go_by_itself_when_the_end_of_the_words_never_comes() -> None:
+    table, outputs, clock, _ = make_table(deck=stacked("KH", "KS"))
+    table.handle("turn")
+    table.hold_floor()
+    clock.now += FLOOR_HOLD_S - 0.1
+    table.tick()
+    assert not outputs.texts[-1].startswith("Guest 1")
+    clock.now += 0.2
+    table.tick()
+    assert outputs.texts[-2].startswith("Guest 1 turned the king of spades")
+
+
+def test_a_listening_game_leaves_a_quiet_gap_after_talking_before_a_card_turns_by_itself() -> None:
+    # The microphone is deaf while the game talks: with no gap, spoken auto-reveal would talk on
+    # from card to card and "auto-reveal off" could never be heard.
+    table, outputs, clock, _ = make_table(deck=stacked("KH", "KS"), beat=0.0)
+    table.quiet_gap = 1.2
+    outputs.speaking = True
+    table.handle("turn")
+    table.tick()
+    assert not outputs.texts[-1].startswith("Guest 1")
+    clock.now += 3.0
+    table.tick()  # still talking
+    outputs.speaking = False
+    clock.now += 1.0
+    table.tick()
+    assert not outputs.texts[-1].startswith("Guest 1")
+    clock.now += 0.3
+    table.tick()
+    assert outputs.texts[-2].startswith("Guest 1 turned the king of spades")

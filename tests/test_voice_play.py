@@ -92,6 +92,22 @@ def test_a_spoken_question_is_answered_by_a_spoken_yes(audio_server: AudioServer
         assert process.wait(15) == 0
 
 
+def test_spoken_auto_reveal_pauses_for_the_player_so_auto_reveal_off_is_heard(
+        audio_server: AudioServer) -> None:
+    # The microphone is deaf while the game talks. With --beat 0, spoken auto-reveal used to go
+    # from one card's narration straight into the next, never quiet, so nothing the player said
+    # could be heard: the game played itself to the end.
+    with voice_game(audio_server) as (_, lines, speaker):
+        settle(lines, speaker)
+        said = say_and_expect(audio_server, lines, "auto reveal on", "Auto-reveal on")
+        assert lines.wait_for("You: the ", timeout=20, after=said), lines.since(said)
+        card_said = speaker.first_sound_after(time.monotonic() - 0.2, timeout=5)
+        assert card_said is not None, "the card turned by auto-reveal was not spoken"
+        assert speaker.wait_quiet(0.6, timeout=20), "spoken auto-reveal left no pause to speak in"
+        off = say_and_expect(audio_server, lines, "auto reveal off", "Auto-reveal off")
+        assert lines.wait_for("Your turn", timeout=30, after=off), lines.since(off)
+
+
 def test_a_whole_game_played_hands_free_by_voice_alone(audio_server: AudioServer,
                                                       tmp_path: Path) -> None:
     # Printed only (--text --listen), so the computer seat does not wait for speech: a turn, then

@@ -20,7 +20,7 @@ from ..keyboard import KeyReader, LineReader, terminal_keys
 from ..narration import VERBOSITIES, Narrator
 from ..prompts import PromptsError, load_prompts
 from ..table import SeatKind, Table
-from ..table.loop import BARGE_IN, INPUT_ENDED, Guess, Inbox, LogFile, TableOutputs, run_table
+from ..table.loop import BARGE_IN, INPUT_ENDED, SPEECH_ENDED, Guess, Inbox, LogFile, TableOutputs, run_table
 from . import UsageError
 
 if TYPE_CHECKING:
@@ -200,6 +200,7 @@ class VoiceStarter:
     def _run(self) -> None:
         try:
             from ..listen import MicrophoneUnavailable, VoiceListener
+            from ..listen.microphone import TURN_TAKING_GAP_S
         except ImportError as error:  # pragma: no cover - broken installation
             self._say("answer", "voice_off", reason=f"{error}.")
             self._gave_up()
@@ -216,6 +217,7 @@ class VoiceStarter:
             noisy_told = True
 
         def failed(reason: str) -> None:
+            self._table.quiet_gap = 0.0
             self._say("answer", "voice_off", reason=reason)
             self._gave_up()
 
@@ -225,6 +227,7 @@ class VoiceStarter:
         listener = VoiceListener(self._commands, on_command=self._inbox.put, on_unsure=self.unsure,
                                  on_too_noisy=too_noisy,
                                  on_error=failed, on_speech_start=lambda: self._inbox.put(BARGE_IN),
+                                 on_speech_end=lambda: self._inbox.put(SPEECH_ENDED),
                                  mic=mic, allowed=self._table.valid_commands)
         if self._speech is not None:
             # Half duplex from the first word: the game may already be talking.
@@ -242,4 +245,7 @@ class VoiceStarter:
                 listener.stop()
                 return
             self._listener = listener
+        if self._speech is not None:
+            # The microphone is deaf while the game talks: leave the player room to start.
+            self._table.quiet_gap = TURN_TAKING_GAP_S
         self._say("prompt", "listening")

@@ -5,8 +5,10 @@ ambient noise once at start); emits calls: ``on_command(id)`` for a confident, c
 command, ``on_unsure(result)`` when someone probably spoke to the game but it is not sure what
 (``result.guess`` is the command it half heard, so the game can ask), ``on_too_noisy(result)``
 when it heard a command but the room is too noisy to trust it,
-``on_speech_start()`` when speech begins (so the game can stop talking), and ``on_error(sentence)``
-once if the microphone fails (then the listener stops and the game goes on by keyboard).
+``on_speech_start()`` when speech begins (so the game can stop talking and wait),
+``on_speech_end()`` when those words are done with (after any of the calls above, or when they
+were cut off), and ``on_error(sentence)`` once if the microphone fails (then the listener stops
+and the game goes on by keyboard).
 
 Half-duplex: the speech output reports when it plays (:meth:`VoiceListener.set_output_activity`);
 audio captured while it plays and for a tail after never reaches the recogniser, so the game's
@@ -27,11 +29,17 @@ from ..commands import CommandSet
 from .endpoint import Endpointer
 from .recognizer import MIN_GAP_MS, SAMPLE_RATE, Recognition, Recognizer
 
-__all__ = ["ECHO_TAIL_S", "MicrophoneUnavailable", "VoiceListener", "find_microphone"]
+__all__ = ["ECHO_TAIL_S", "TURN_TAKING_GAP_S", "MicrophoneUnavailable", "VoiceListener",
+           "find_microphone"]
 
 FRAME_MS = 20
 ECHO_TAIL_S = 0.3
 """How long after our own speech ends the microphone stays deaf (room echo, device latency)."""
+
+TURN_TAKING_GAP_S = ECHO_TAIL_S + 0.9
+"""Silence a listening, talking game leaves after it stops talking before a card turns by itself
+(``Table.quiet_gap``): the microphone is deaf while the game speaks and for the echo's tail, so
+this is the player's chance to start a sentence. Once they do, the game waits for them."""
 
 
 class MicrophoneUnavailable(Exception):
@@ -114,6 +122,7 @@ class VoiceListener:
                  on_too_noisy: Callable[[Recognition], None] | None = None,
                  on_error: Callable[[str], None] | None = None,
                  on_speech_start: Callable[[], None] | None = None,
+                 on_speech_end: Callable[[], None] | None = None,
                  mic: str | int | None = None, allowed: Callable[[], set[str]] | None = None,
                  recognizer: Recognizer | None = None, language: str = "en") -> None:
         self.commands = commands
@@ -122,6 +131,7 @@ class VoiceListener:
         self.on_too_noisy = on_too_noisy or on_unsure
         self.on_error = on_error
         self.on_speech_start = on_speech_start
+        self.on_speech_end = on_speech_end
         self.mic = mic
         self.allowed = allowed
         self._recognizer = recognizer
@@ -240,6 +250,7 @@ class VoiceListener:
                     if in_utterance:
                         recognizer.abort()
                         in_utterance = False
+                        self._speech_ended()
                     endpointer.reset()
                     continue
                 for event in endpointer.process(frame, recognizer.completion):
@@ -255,6 +266,7 @@ class VoiceListener:
                     elif event.kind == "abandon" and in_utterance:
                         recognizer.abort()
                         in_utterance = False
+                        self._speech_ended()
                     elif event.kind == "end" and in_utterance:
                         in_utterance = False
                         result = recognizer.finish(event.snr_db)
@@ -264,11 +276,16 @@ class VoiceListener:
                             self.on_too_noisy(result)
                         elif result.unsure and self.on_unsure is not None:
                             self.on_unsure(result)
+                        self._speech_ended()
         except _MicrophoneLost as lost:
             if self.on_error is not None and not self._stop.is_set():
                 self.on_error(str(lost))
         finally:
             self._close()
+
+    def _speech_ended(self) -> None:
+        if self.on_speech_end is not None:
+            self.on_speech_end()
 
     def _frames(self, frame_samples: int) -> Iterator[tuple[bytes, float]]:
         """Frames with the monotonic time their last sample was read."""

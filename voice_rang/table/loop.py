@@ -19,8 +19,8 @@ from ..messages import Message
 from ..speech.base import TextOutput
 from .table import Table
 
-__all__ = ["BARGE_IN", "INPUT_ENDED", "Guess", "Inbox", "LogFile", "Speech", "TableOutputs",
-           "run_table"]
+__all__ = ["BARGE_IN", "INPUT_ENDED", "SPEECH_ENDED", "Guess", "Inbox", "LogFile", "Speech",
+           "TableOutputs", "run_table"]
 
 
 @dataclass(frozen=True)
@@ -40,7 +40,10 @@ about."""
 INPUT_ENDED = "\x00input ended"
 """Put on the queue when an input source has nothing more to say (end of a pipe)."""
 BARGE_IN = "\x00barge in"
-"""Put on the queue when the player starts talking: silence our speech at once."""
+"""Put on the queue when the player starts talking: silence our speech at once, and turn no card
+by itself until they are done (:data:`SPEECH_ENDED`)."""
+SPEECH_ENDED = "\x00speech ended"
+"""Put on the queue when the player's words have been decoded (after any command they made)."""
 
 
 class Speech(Protocol):
@@ -130,6 +133,9 @@ def run_table(
         elif item == BARGE_IN:
             if on_barge_in is not None:
                 on_barge_in()
+            table.hold_floor()
+        elif item == SPEECH_ENDED:
+            table.release_floor()
         elif item:
             # Any command silences what is being said: the player has moved on.
             table.outputs.stop()

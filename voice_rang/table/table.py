@@ -9,6 +9,7 @@ it from real inputs and threads.
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable
 from typing import Any, Literal, Protocol
@@ -24,6 +25,10 @@ EventLog = Callable[[list[Event]], None]
 """Receives each batch of events, for ``--log``."""
 GUESS_WINDOW_S = 10.0
 """How long "Did you say turn?" waits for its yes: a yes said later answers nothing."""
+FLOOR_HOLD_S = 6.0
+"""The longest an automatic card waits for a player who has started speaking (:meth:`Table.hold_floor`),
+in case the end of their words is never reported: longer than any command (the endpointer gives
+up on speech after 4 s)."""
 
 
 class Outputs(Protocol):
@@ -54,6 +59,7 @@ class Table:
         *,
         kinds: list[SeatKind],
         beat: float = 1.0,
+        quiet_gap: float = 0.0,
         interactive: bool = True,
         log: EventLog | None = None,
         clock: Callable[[], float] = time.monotonic,
@@ -63,6 +69,11 @@ class Table:
         self.outputs = outputs
         self.kinds = kinds
         self.beat = beat
+        self.quiet_gap = quiet_gap
+        """Silence left after the game stops talking before an automatic card turns. Zero for a
+        keyboard or screen reader; a listening game needs one, because the microphone hears
+        nothing while the game speaks: without a gap, spoken auto-reveal talks on from card to
+        card and "auto-reveal off" can never be heard."""
         self.interactive = interactive
         self._log = log
         self.clock = clock
@@ -79,6 +90,10 @@ class Table:
         self.exit_code = 0
         self.due: float | None = None
         """When the current seat's card turns by itself (computer seat or auto-reveal)."""
+        self._floor_until: float | None = None
+        """While a player speaks: automatic cards wait until then (:meth:`hold_floor`)."""
+        self._spoke_at: float | None = None
+        """The last time :meth:`tick` found the game still talking."""
 
     # ----- starting and ending -------------------------------------------------------------
 
@@ -134,7 +149,7 @@ class Table:
             return
         seat = self.game.current_seat
         if self._automatic(seat):
-            self.due = self.clock() + self.beat
+            self.due = max(self.clock() + self.beat, self._floor_until or -math.inf)
             return
         self.due = None
         if self.inputs_closed:
@@ -157,17 +172,42 @@ class Table:
     # ----- time ----------------------------------------------------------------------------
 
     def tick(self, now: float | None = None) -> None:
-        """Turn the automatic card if its beat has passed and the narration has caught up."""
-        if self.due is None or self.finished:
-            return
+        """Turn the automatic card if its beat has passed, the narration has caught up, and
+        :attr:`quiet_gap` of silence has followed it."""
         now = self.clock() if now is None else now
-        if now < self.due:
+        busy = self.outputs.busy()
+        if busy:
+            self._spoke_at = now
+        if self.due is None or self.finished or now < self.due:
             return
-        if self.outputs.busy():
+        if busy:
             self.due = now + 0.05
+            return
+        if self._spoke_at is not None and now < self._spoke_at + self.quiet_gap:
+            self.due = self._spoke_at + self.quiet_gap
             return
         self.due = None
         self._reveal()
+
+    def hold_floor(self, now: float | None = None) -> None:
+        """A player has started speaking: no card turns by itself until they are done
+        (:meth:`release_floor`), or :data:`FLOOR_HOLD_S` at most. Otherwise the next automatic
+        card would start the game talking, the microphone would stop listening mid-word, and a
+        spoken "auto-reveal off" could be cut off every time."""
+        now = self.clock() if now is None else now
+        self._floor_until = now + FLOOR_HOLD_S
+        if self.due is not None:
+            self.due = max(self.due, self._floor_until)
+
+    def release_floor(self, now: float | None = None) -> None:
+        """The player's words have been heard (acted on or not): automatic play goes on a beat
+        later."""
+        if self._floor_until is None:
+            return
+        now = self.clock() if now is None else now
+        self._floor_until = None
+        if self.due is not None:
+            self.due = now + self.beat
 
     def _reveal(self) -> None:
         assert self.game is not None
