@@ -80,8 +80,9 @@ def resample(samples: array.array[int], rate: int, target: int = 16000) -> array
 
 
 def _chunks(blob: bytes) -> dict[bytes, bytes]:
-    """The first ``fmt `` and ``data`` chunks of a RIFF/WAVE file (a data chunk cut short by a
-    truncated file keeps what is there)."""
+    """The body of each chunk of a RIFF/WAVE file by name (the first of a name counts), with a
+    ``fmt `` and a ``data`` chunk at least. A chunk cut short by a truncated file keeps what is
+    there: a recording whose end was lost still holds its start."""
     if len(blob) < 12 or blob[:4] != b"RIFF" or blob[8:12] != b"WAVE":
         raise WavError(f"is not a readable WAV file; {_ADVICE}")
     found: dict[bytes, bytes] = {}
