@@ -420,21 +420,35 @@ def test_a_held_floor_lets_go_by_itself_when_the_end_of_the_words_never_comes() 
     assert outputs.texts[-2].startswith("Guest 1 turned the king of spades")
 
 
-def test_a_listening_game_leaves_a_quiet_gap_after_talking_before_a_card_turns_by_itself() -> None:
+def test_a_listening_game_leaves_a_quiet_gap_after_talking_during_auto_reveal() -> None:
     # The microphone is deaf while the game talks: with no gap, spoken auto-reveal would talk on
     # from card to card and "auto-reveal off" could never be heard.
     table, outputs, clock, _ = make_table(deck=stacked("KH", "KS"), beat=0.0)
     table.quiet_gap = 1.2
     outputs.speaking = True
-    table.handle("turn")
+    table.handle("auto-reveal on")
     table.tick()
-    assert not outputs.texts[-1].startswith("Guest 1")
+    assert not outputs.texts[-1].startswith("You turned")
     clock.now += 3.0
     table.tick()  # still talking
     outputs.speaking = False
     clock.now += 1.0
     table.tick()
-    assert not outputs.texts[-1].startswith("Guest 1")
+    assert not outputs.texts[-1].startswith("You turned")
     clock.now += 0.3
+    table.tick()
+    assert outputs.texts[-1].startswith("You turned the king of hearts")
+
+
+def test_computer_seats_alone_leave_no_quiet_gap() -> None:
+    # The game soon comes back to the person and waits for them; a pause there only invites a
+    # "turn" said out of turn.
+    table, outputs, clock, _ = make_table(deck=stacked("KH", "KS"), beat=0.0)
+    table.quiet_gap = 1.2
+    outputs.speaking = True
+    table.handle("turn")
+    table.tick()
+    outputs.speaking = False
+    clock.now += 0.1
     table.tick()
     assert outputs.texts[-2].startswith("Guest 1 turned the king of spades")

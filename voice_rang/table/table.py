@@ -70,10 +70,11 @@ class Table:
         self.kinds = kinds
         self.beat = beat
         self.quiet_gap = quiet_gap
-        """Silence left after the game stops talking before an automatic card turns. Zero for a
-        keyboard or screen reader; a listening game needs one, because the microphone hears
-        nothing while the game speaks: without a gap, spoken auto-reveal talks on from card to
-        card and "auto-reveal off" can never be heard."""
+        """Silence left after the game stops talking before a card turns by itself while
+        auto-reveal is on for someone. Zero for a keyboard or screen reader; a listening game
+        needs one, because the microphone hears nothing while the game speaks: without a gap,
+        spoken auto-reveal talks on from card to card and "auto-reveal off" can never be heard.
+        Computer seats alone need none: the game soon comes back to a person and waits."""
         self.interactive = interactive
         self._log = log
         self.clock = clock
@@ -173,7 +174,7 @@ class Table:
 
     def tick(self, now: float | None = None) -> None:
         """Turn the automatic card if its beat has passed, the narration has caught up, and
-        :attr:`quiet_gap` of silence has followed it."""
+        (during auto-reveal) :attr:`quiet_gap` of silence has followed it."""
         now = self.clock() if now is None else now
         busy = self.outputs.busy()
         if busy:
@@ -183,8 +184,9 @@ class Table:
         if busy:
             self.due = now + 0.05
             return
-        if self._spoke_at is not None and now < self._spoke_at + self.quiet_gap:
-            self.due = self._spoke_at + self.quiet_gap
+        gap = self.quiet_gap if any(self.auto) else 0.0
+        if self._spoke_at is not None and now < self._spoke_at + gap:
+            self.due = self._spoke_at + gap
             return
         self.due = None
         self._reveal()
