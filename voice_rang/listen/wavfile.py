@@ -100,16 +100,14 @@ def _chunks(blob: bytes) -> dict[bytes, bytes]:
 def _to_pcm16(data: bytes, tag: int, bits: int) -> array.array[int]:
     """Samples of any supported encoding as native 16-bit integers."""
     samples = array.array("h")
-    if tag == _PCM and bits == 16:
-        samples.frombytes(data[: len(data) - len(data) % 2])
-        if sys.byteorder == "big":
-            samples.byteswap()
-    elif tag == _PCM and bits in (24, 32):
+    if tag == _PCM and bits in (16, 24, 32):
         width = bits // 8
         data = data[: len(data) - len(data) % width]
-        high = bytearray(2 * (len(data) // width))  # the two most significant bytes of each
-        high[0::2], high[1::2] = data[width - 2::width], data[width - 1::width]
-        samples.frombytes(bytes(high))
+        if width > 2:
+            high = bytearray(2 * (len(data) // width))  # the two most significant bytes of each
+            high[0::2], high[1::2] = data[width - 2::width], data[width - 1::width]
+            data = bytes(high)
+        samples.frombytes(data)
         if sys.byteorder == "big":
             samples.byteswap()
     elif tag == _FLOAT and bits in (32, 64):
