@@ -263,6 +263,10 @@ def _tuning(args: argparse.Namespace) -> Tuning:
         tuning = replace(tuning, warps=tuple(args.warps))
     if args.no_echo_tails:
         tuning = replace(tuning, echo_tails=False)
+    if args.no_warp_vote:
+        tuning = replace(tuning, warp_vote=False)
+    if args.min_fit is not None:
+        tuning = replace(tuning, min_fit=args.min_fit)
     return tuning
 
 
@@ -343,6 +347,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="listen for the typed-only phrases too ([listen] in prompts/en.toml)")
     parser.add_argument("--no-echo-tails", action="store_true",
                         help="Tuning.echo_tails=False (a command's echo counts as more words)")
+    parser.add_argument("--no-warp-vote", action="store_true",
+                        help="the best-fitting warp alone decides (Tuning.warp_vote off)")
+    parser.add_argument("--min-fit", type=float,
+                        help="override Tuning.min_fit (--min-fit=-inf: act on a command however it fits)")
     parser.add_argument("--warps", type=float, nargs="+",
                         help="override Tuning.warps (vocal tract warps decoded side by side)")
     parser.add_argument("--dump", type=Path, help="write every decoded row here (jsonl)")

@@ -18,6 +18,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from speech_samples import in_a_room, synthesize, with_white_noise
 
 from voice_rang.cli import main
@@ -29,6 +31,8 @@ from voice_rang.listen.recognizer import (
     Grammar,
     Recognizer,
     Tuning,
+    _outvoted,
+    _Verdict,
     decode_pcm,
     summarize,
 )
@@ -141,6 +145,47 @@ def test_commands_in_a_reverberant_room_are_heard_despite_their_echo() -> None:
     total = len(CLEAR) * len(VOICES)
     assert heard_right(Tuning()) >= total - 2
     assert heard_right(Tuning(echo_tails=False)) <= total - 6
+
+
+def test_across_a_room_two_warps_hearing_a_command_outvote_the_one_that_heard_talk() -> None:
+    # The best-fitting warp spells these two commands' echo as a word; the other two warps both
+    # hear the whole command, and no warp leans to another one.
+    voting = Recognizer(CommandSet.load("en"))
+    alone = Recognizer(CommandSet.load("en"), tuning=Tuning(warp_vote=False))
+    samples = {("turn", "slt"): "turn", ("stop", "awb"): "stop"}
+    for (phrase, voice), command in samples.items():
+        pcm = in_a_room(speak(phrase, voice))
+        assert hear(alone, pcm) is None, (phrase, voice)
+        assert hear(voting, pcm) == command, (phrase, voice)
+
+
+VERDICTS = st.builds(
+    _Verdict, warp=st.sampled_from((0.85, 1.0, 1.4)), heard=st.just(""),
+    guess=st.sampled_from((None, "turn", "stop")), strict=st.sampled_from((None, "turn", "stop")),
+    squeezed=st.booleans())
+
+
+@given(best=VERDICTS, others=st.lists(VERDICTS, max_size=3))
+def test_a_warp_vote_needs_two_whole_commands_and_no_warp_leaning_elsewhere(
+        best: _Verdict, others: list[_Verdict]) -> None:
+    winner = _outvoted(best, others)
+    guesses = {v.guess for v in (best, *others)} - {None}
+    agreeing = [v for v in others if v.whole]
+    if best.whole or len(guesses) != 1 or len(agreeing) < 2:
+        assert winner is None
+    else:
+        assert winner is agreeing[0] and winner.guess in guesses
+
+
+def test_a_word_that_beats_ordinary_words_but_matches_a_command_poorly_is_asked_about() -> None:
+    # "burn" is one sound from "turn", not among the ordinary words, and wins as "turn"; but
+    # its "b" fits "t" badly, so the game asks "Did you say turn?" instead of turning a card.
+    pcm = speak("burn", "kal16")
+    ungated = Recognizer(CommandSet.load("en"), tuning=Tuning(min_fit=-math.inf))
+    assert hear(ungated, pcm) == "turn"
+    result = summarize(decode_pcm(Recognizer(CommandSet.load("en")), pcm))
+    assert (result.command, result.unsure, result.reason, result.guess) == (
+        None, True, "poor match", "turn")
 
 
 def test_talk_in_a_reverberant_room_is_still_not_a_command(recognizer: Recognizer) -> None:

@@ -192,7 +192,7 @@ class VoiceStarter:
 
     def unsure(self, result: Recognition) -> None:
         """Half heard: the table asks "Did you say …?" about the guess, and acts only on a yes."""
-        if result.guess is None or result.reason != "unsure":
+        if result.guess is None or result.reason not in ("unsure", "poor match"):
             self._inbox.put(self._narrator.say("answer", "not_caught"))
         else:
             self._inbox.put(Guess(result.guess, result.heard))

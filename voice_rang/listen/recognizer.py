@@ -12,9 +12,10 @@ command; only the lenient one finding a command is *unsure* (the game says "I di
 and does nothing); neither is not a command (silently ignored). Each pair of decoders hears the
 audio through one of a few vocal tract length warps (:attr:`Tuning.warps`), so that a child's or
 a deep voice meets the adult model half way; the warp whose lenient decoder scores the utterance
-best gives the answer. Duration sanity (too short, too long) and "only what is valid now"
-(commands outside ``allowed`` are moved into the garbage branch, so saying them can never be
-mistaken for an allowed one) complete the rejection.
+best gives the answer, unless it heard no whole command and two other warps hear the same one.
+Duration sanity (too short, too long) and "only what is valid now" (commands outside ``allowed``
+are moved into the garbage branch, so saying them can never be mistaken for an allowed one)
+complete the rejection.
 
 Everything is streaming: :meth:`Recognizer.start`, :meth:`Recognizer.feed` per chunk while the
 person speaks, :meth:`Recognizer.finish` at the endpoint. Models load once per
@@ -112,8 +113,9 @@ class Recognition:
     ms: float
     reason: str = ""
     """``command``, ``unsure``, ``too noisy``, ``cut short`` (a command word fitted into the last
-    few frames: "auto reveal" said without "on"), ``not a command``, ``not valid now``,
-    ``part of longer talk``, ``too short``, ``too long``, ``silence``."""
+    few frames: "auto reveal" said without "on"), ``poor match`` (the command won over ordinary
+    words but matches the sound poorly: :attr:`Tuning.min_fit`), ``not a command``,
+    ``not valid now``, ``part of longer talk``, ``too short``, ``too long``, ``silence``."""
     speech_ms: float = 0.0
     """Length of the audio decoded, for duration sanity and reports."""
     guess: str | None = None
@@ -157,18 +159,38 @@ class Tuning:
     max_speech_ms: float = 3500.0
     warps: tuple[float, ...] = (0.85, 1.0, 1.4)
     """Vocal tract length warps (pocketsphinx ``inverse_linear``) decoded side by side; each
-    utterance is taken from the warp whose lenient decoder scores it best. The bundled model was
-    trained on adult voices and hears a short vocal tract (a child's, a high voice) poorly: on the
-    corpus's raised-pitch voices it found the right command about three times in four, and one
-    in three for the high female voice. A warp of 1.4 covers a child; 0.85 a deep voice. One
-    warp, ``(1.0,)``, is the plain model (``bench_recognition.py --warps 1.0``). Each warp costs
-    a pair of decoders' CPU while someone speaks; a fourth (1.2) changed no clean figure of the
-    corpus and put the answer's median latency over 150 ms (``bench_latency.py``)."""
+    utterance is taken from the warp whose lenient decoder scores it best (unless outvoted:
+    :attr:`warp_vote`). The bundled model was trained on adult voices and hears a short vocal
+    tract (a child's, a high voice) poorly: on the corpus's raised-pitch voices it found the right
+    command about three times in four, and one in three for the high female voice. A warp of 1.4
+    covers a child; 0.85 a deep voice. One warp, ``(1.0,)``, is the plain model
+    (``bench_recognition.py --warps 1.0``). Each warp costs a pair of decoders' CPU while someone
+    speaks; a fourth (1.2) changed no clean figure of the corpus and put the answer's median
+    latency over 150 ms (``bench_latency.py``)."""
     echo_tails: bool = True
     """Drop ordinary words after a command when they are only its echo dying away in the room
     (:func:`.levels.is_echo`). Without it, in a room of 0.8 s reverberation the corpus's commands
     came back right about half the time: the echo was spelled as a word ("stop [all]") and the
     command taken for talk (``bench_recognition.py --no-echo-tails``; docs/voice.md)."""
+    warp_vote: bool = True
+    """When the warp that fits best hears no whole command, two other warps that each hear the
+    same whole command, with no warp leaning to any other, outvote it (:func:`_outvoted`). The
+    best fit is chosen on small score differences, and across a room it is often the warp that
+    spells the echo as a word: on the corpus's room copies this took commands heard from about
+    72 % to 76 %, with dry speech and false accepts unchanged (``bench_recognition.py
+    --no-warp-vote``; docs/voice.md). One warp alone never outvotes the best: that heard more
+    commands but made about one more real person's word in fifty a command."""
+    min_fit: float = -0.006
+    """The poorest acoustic fit a command may have and still be acted on: the mean, over the
+    frames of the command's words, of the natural log of their acoustic score (pocketsphinx's
+    scale: each frame's score is relative to the best-scoring senone of that frame, so a word
+    said as the model expects scores near 0, whatever the voice or the room). The command path
+    can beat every ordinary word and still match the sound poorly ("car" heard as "stop"), and
+    then the game asks. Set just under the poorest-fitting command heard right on the tuning
+    speakers' dry and room recordings (-0.0056); recordings of people saying what their
+    transcripts say fit far better (a median of -0.0012 a recording, none of 746 under this),
+    while the talk of theirs taken for a command fitted at a median of -0.0048 (docs/voice.md,
+    ``bench_recognition.py --min-fit=-inf``)."""
     min_snr_db: float = 20.0
     """Below this signal-to-noise ratio (the endpointer's measure) a command is *too noisy*: never
     acted on, and the player is told why. The bundled model is fragile in noise: on the 10 dB
@@ -340,6 +362,18 @@ class _Decoder:
                 break
         return text
 
+    def fit(self) -> float:
+        """Mean natural-log acoustic score per frame of the final path's command words (0 when
+        it has none): how closely the sound matches them, each frame scored against the best
+        senone of that frame. Read after :meth:`finish`."""
+        score = 0.0
+        count = 0
+        for segment in self.ps.seg() or []:
+            if _spoken(segment.word) in self.command_words:
+                score += math.log(max(segment.ascore, 1e-300))  # ascore is a probability here
+                count += segment.end_frame - segment.start_frame + 1
+        return score / count if count else 0.0
+
     def squeezed(self) -> list[str]:
         """Command words of the final path held for (nearly) the fewest frames the model allows
         (ordinary words are not asked about: an echo after the command may be short)."""
@@ -389,6 +423,48 @@ class _Pair:
         agreed = next(iter(self.heard)) if len(self.heard) == 1 else ""
         if agreed != self.agreed[0]:
             self.agreed = (agreed, samples)
+
+
+@dataclass(frozen=True)
+class _Verdict:
+    """What one warp's pair of decoders made of a finished utterance."""
+
+    warp: float
+    heard: str
+    """The lenient decoder's text, ordinary words in brackets."""
+    guess: str | None
+    """The command the lenient decoder heard, if any."""
+    strict: str | None
+    """The command the strict decoder heard, if any."""
+    squeezed: bool
+    """A command word of the lenient path took (nearly) the fewest frames the model allows."""
+    fit: float = 0.0
+    """How well the lenient path's command words match the sound (:attr:`Tuning.min_fit`)."""
+
+    @property
+    def whole(self) -> bool:
+        """Both decoders hold the same command, and none of its words was squeezed in."""
+        return self.guess is not None and self.strict == self.guess and not self.squeezed
+
+
+def _outvoted(best: _Verdict, others: Sequence[_Verdict]) -> _Verdict | None:
+    """The verdict that replaces ``best`` (the best-fitting warp's) when it heard no whole
+    command: the first of ``others`` to hear one, if at least two of them hear it whole and no
+    warp at all leans to a different command. ``None`` keeps ``best``.
+
+    >>> talk = _Verdict(1.4, "[those]", None, None, False)
+    >>> yes = _Verdict(0.85, "yes", "yes", "yes", False)
+    >>> _outvoted(talk, [yes, yes]).heard, _outvoted(talk, [yes, talk])
+    ('yes', None)
+    >>> help_ = _Verdict(1.0, "help", "help", None, False)
+    >>> _outvoted(help_, [yes, yes]) is None   # a warp leaning to another command blocks it
+    True
+    """
+    if best.whole:
+        return None
+    guesses = {v.guess for v in (best, *others) if v.guess is not None}
+    whole = [v for v in others if v.whole]
+    return whole[0] if len(guesses) == 1 and len(whole) >= 2 else None
 
 
 def _pronunciations(words: set[str]) -> dict[str, list[str]]:
@@ -641,22 +717,24 @@ class Recognizer:
         if not self._started:
             return Recognition(None, "", False, 0.0, "silence")
         # The warp is chosen on the scores with all the audio in; only its decoders are ended
-        # now, the others when the next utterance starts, so the answer does not wait for them.
+        # now, the others when the next utterance starts, so the answer does not wait for them,
+        # unless it found no whole command and the other warps get a vote.
         pair = self._leader()
-        lenient_text, strict_text = pair.lenient.finish(), pair.strict.finish()
-        if self.tuning.echo_tails:
-            lenient_text = pair.lenient.without_echo(lenient_text, self._levels)
-            strict_text = pair.strict.without_echo(strict_text, self._levels)
-        self._unfinished = [d for other in self._pairs if other is not pair for d in other.decoders]
+        verdict = self._verdict(pair)
+        others = sorted((p for p in self._pairs if p is not pair),
+                        key=lambda p: p.score, reverse=True)
+        self._unfinished = [d for other in others for d in other.decoders]
         self._started = False
+        in_length = self.tuning.min_speech_ms <= speech_ms <= self.tuning.max_speech_ms
+        if self.tuning.warp_vote and in_length and not verdict.whole and len(others) >= 2:
+            self._unfinished = []
+            verdict = _outvoted(verdict, [self._verdict(other) for other in others]) or verdict
         ms = 1000.0 * (time.perf_counter() - began)
-        heard = self._display(lenient_text)
-        guess = self._command_of(lenient_text)
-        strict = self._command_of(strict_text)
+        heard, guess, strict = verdict.heard, verdict.guess, verdict.strict
 
         def result(command: str | None, unsure: bool, reason: str) -> Recognition:
             return Recognition(command, heard, unsure, ms, reason, speech_ms, guess, snr_db,
-                               pair.warp)
+                               verdict.warp)
 
         if speech_ms < self.tuning.min_speech_ms:
             return result(None, False, "too short")
@@ -668,13 +746,25 @@ class Recognizer:
             return result(None, False, "part of longer talk")
         if self._allowed is not None and guess not in self._allowed:
             return result(None, False, "not valid now")
-        if pair.lenient.squeezed():
+        if verdict.squeezed:
             return result(None, True, "cut short")
         if strict != guess:
             return result(None, True, "unsure")
         if snr_db < self.tuning.min_snr_db:
             return result(None, True, "too noisy")
+        if verdict.fit < self.tuning.min_fit:
+            return result(None, True, "poor match")
         return result(guess, False, "command")
+
+    def _verdict(self, pair: _Pair) -> _Verdict:
+        """End ``pair``'s utterance and read what its decoders heard (without the echo)."""
+        lenient_text, strict_text = pair.lenient.finish(), pair.strict.finish()
+        if self.tuning.echo_tails:
+            lenient_text = pair.lenient.without_echo(lenient_text, self._levels)
+            strict_text = pair.strict.without_echo(strict_text, self._levels)
+        return _Verdict(pair.warp, self._display(lenient_text), self._command_of(lenient_text),
+                        self._command_of(strict_text), bool(pair.lenient.squeezed()),
+                        pair.lenient.fit())
 
     def recognize(self, pcm: bytes, allowed: Iterable[str] | None = None) -> Recognition:
         """Decode one whole utterance already cut from its surroundings."""
