@@ -35,10 +35,12 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent
 sys.path.insert(0, str(ROOT.parent))
 
+from voice_rang.commands import CommandSet  # noqa: E402
 from voice_rang.listen.recognizer import (  # noqa: E402
-    SAMPLE_RATE,
     STATES_PER_PHONE,
+    Grammar,
     Tuning,
+    _Decoder,
     _pronunciations,
     _spoken,
     _write_dictionary,
@@ -53,26 +55,18 @@ SHORTEST_COMMAND_FRAMES = STATES_PER_PHONE * 3
 words, squeezed function words ("a", "to"), are not what the threshold is asked about."""
 
 _WORD = re.compile(r"[a-z']+")
-_decoders: list[tuple[float, Any, str]] = []
+_decoders: list[_Decoder] = []
 _known: set[str] = set()
 
 
 def _init(vocabulary: set[str]) -> None:
-    import pocketsphinx
-
     pronunciations = _pronunciations(vocabulary)
     _known.update(pronunciations)
     dictionary = _write_dictionary(pronunciations, pronunciations)
+    grammar = Grammar(CommandSet.load("en"))  # unused: each recording gets its own grammar
     try:
-        for warp in Tuning().warps:
-            ps = pocketsphinx.Decoder(hmm=pocketsphinx.get_model_path("en-us/en-us"),
-                                      dict=dictionary, lm=None, bestpath=False, loglevel="FATAL",
-                                      samprate=SAMPLE_RATE)
-            if warp != 1.0:
-                ps.config["warp_type"] = "inverse_linear"
-                ps.config["warp_params"] = f"{warp:g}"
-                ps.reinit_feat()
-            _decoders.append((warp, ps, str(ps.config["cmninit"])))
+        _decoders.extend(_Decoder(grammar, [], 0.0, 0.0, dictionary=dictionary, warp=warp)
+                         for warp in Tuning().warps)
     finally:
         os.unlink(dictionary)
 
@@ -87,10 +81,10 @@ def _align(item: dict[str, Any]) -> dict[str, Any] | None:
         return None
     pcm = read_wav_16k(HUMAN / item["path"])
     best: tuple[float, float, list[tuple[str, float, int]]] | None = None
-    for warp, ps, cmninit in _decoders:
-        ps.config["cmninit"] = cmninit  # each recording from the model's mean, as decode_pcm
-        ps.reinit_feat()
-        fsg = pocketsphinx.FsgModel("transcript", ps.logmath, float(ps.config["lw"]),
+    for decoder in _decoders:
+        decoder.reset_stream()  # each recording from the model's mean, as decode_pcm
+        ps, warp = decoder.ps, decoder.warp
+        fsg = pocketsphinx.FsgModel("transcript", ps.logmath, decoder.lw,
                                     len(words) + 1)
         fsg.set_start_state(0)
         fsg.set_final_state(len(words))

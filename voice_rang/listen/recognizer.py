@@ -32,6 +32,7 @@ import time
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
+from typing import Any
 
 from ..commands import CommandSet, normalize
 from .levels import energy_db, frames, is_echo, presumed_floor_db
@@ -246,6 +247,7 @@ class _Decoder:
         self.garbage = garbage
         self.garbage_logp = garbage_logp
         self.entry_logp = entry_logp
+        self.warp = warp
         self.ps = pocketsphinx.Decoder(
             hmm=pocketsphinx.get_model_path("en-us/en-us"), dict=dictionary,
             lm=None, bestpath=False, loglevel="FATAL", samprate=SAMPLE_RATE,
@@ -362,28 +364,29 @@ class _Decoder:
                 break
         return text
 
+    def _command_segments(self) -> list[tuple[Any, int]]:
+        """The final path's command-word segments, each with the frames it took."""
+        return [(segment, segment.end_frame - segment.start_frame + 1)
+                for segment in self.ps.seg() or []
+                if _spoken(segment.word) in self.command_words]
+
     def fit(self) -> float:
         """Mean natural-log acoustic score per frame of the final path's command words (0 when
         it has none): how closely the sound matches them, each frame scored against the best
         senone of that frame. Read after :meth:`finish`."""
-        score = 0.0
-        count = 0
-        for segment in self.ps.seg() or []:
-            if _spoken(segment.word) in self.command_words:
-                score += math.log(max(segment.ascore, 1e-300))  # ascore is a probability here
-                count += segment.end_frame - segment.start_frame + 1
+        segments = self._command_segments()
+        count = sum(length for _, length in segments)
+        # ascore is a probability here (the binding exponentiates the log score)
+        score = sum(math.log(max(segment.ascore, 1e-300)) for segment, _ in segments)
         return score / count if count else 0.0
 
     def squeezed(self) -> list[str]:
         """Command words of the final path held for (nearly) the fewest frames the model allows
         (ordinary words are not asked about: an echo after the command may be short)."""
         words = []
-        for segment in self.ps.seg() or []:
-            if _spoken(segment.word) not in self.command_words:
-                continue
+        for segment, length in self._command_segments():
             phones = self.ps.lookup_word(segment.word)
-            frames = segment.end_frame - segment.start_frame + 1
-            if phones and frames <= STATES_PER_PHONE * len(phones.split()) + SQUEEZE_SLACK_FRAMES:
+            if phones and length <= STATES_PER_PHONE * len(phones.split()) + SQUEEZE_SLACK_FRAMES:
                 words.append(segment.word)
         return words
 
