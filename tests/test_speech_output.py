@@ -14,8 +14,10 @@ import os
 import threading
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 
 import pytest
+from audio_server import AudioServer
 from speaker_tap import SpeakerTap
 
 from voice_rang.messages import Message, Priority
@@ -52,6 +54,23 @@ class Activity:
     @property
     def ends(self) -> list[float]:
         return [when for active, when in self.events if not active]
+
+
+@contextmanager
+def sound_server_of_its_own() -> Iterator[AudioServer]:
+    """A second private sound server, the process's default for as long as the block runs: a
+    device reopened after a failure must find the same server, as it would in a real session."""
+    from audio_server import start_audio_server
+
+    second = start_audio_server()
+    saved = os.environ.get("PULSE_SERVER")
+    os.environ["PULSE_SERVER"] = second.server
+    try:
+        yield second
+    finally:
+        if saved is not None:
+            os.environ["PULSE_SERVER"] = saved
+        second.stop()
 
 
 @pytest.fixture(scope="module")
@@ -236,74 +255,86 @@ def test_unknown_voice_raises_one_clear_sentence(audio_server: object) -> None:
 
 
 def test_lost_device_is_reported_once_and_later_says_do_nothing(audio_server: object) -> None:
-    from audio_server import start_audio_server
-
-    second = start_audio_server()  # a sound server of its own, to pull the plug on
-    saved = os.environ.get("PULSE_SERVER")
-    os.environ["PULSE_SERVER"] = second.server
-    try:
+    with sound_server_of_its_own() as second:  # a sound server of its own, to pull the plug on
         failures: list[str] = []
         lost = threading.Event()
         speech = SpeechOutput(on_failure=lambda reason: (failures.append(reason), lost.set()))
-    finally:
-        if saved is not None:
-            os.environ["PULSE_SERVER"] = saved
-    try:
-        activity = Activity()
-        speech.add_activity_listener(activity)
-        speech.say(Message(LONG))
-        assert activity.started.wait(timeout=5)
-        second.stop()  # the device disappears mid-sentence
-        assert lost.wait(timeout=6), "the lost device was never reported"
-        started = time.monotonic()
-        speech.say(Message("Anyone there?"))
-        speech.say(Message("Your turn.", Priority.URGENT))
-        speech.stop()
-        assert speech.wait_until_done(timeout=1)
-        assert time.monotonic() - started < 0.5
-        assert not speech.is_speaking or time.monotonic() - started < 0.2
-        time.sleep(0.3)
-        assert len(failures) == 1
-        assert failures[0].startswith("Speech output lost") and "text" in failures[0]
-        assert speech.failure == failures[0]
-        assert activity.events[-1][0] is False
-    finally:
-        speech.close()
-        second.stop()
+        try:
+            activity = Activity()
+            speech.add_activity_listener(activity)
+            speech.say(Message(LONG))
+            assert activity.started.wait(timeout=5)
+            second.stop()  # the device disappears mid-sentence, and stays away
+            assert lost.wait(timeout=6), "the lost device was never reported"
+            started = time.monotonic()
+            speech.say(Message("Anyone there?"))
+            speech.say(Message("Your turn.", Priority.URGENT))
+            speech.stop()
+            assert speech.wait_until_done(timeout=1)
+            assert time.monotonic() - started < 0.5
+            assert not speech.is_speaking or time.monotonic() - started < 0.2
+            time.sleep(0.3)
+            assert len(failures) == 1
+            assert failures[0].startswith("Speech output lost") and "text" in failures[0]
+            assert speech.failure == failures[0]
+            assert activity.events[-1][0] is False
+        finally:
+            speech.close()
 
 
 def test_frozen_sound_server_is_reported_and_never_blocks_the_game(audio_server: object) -> None:
     import signal
 
-    from audio_server import start_audio_server
-
-    second = start_audio_server()
-    pid = int((second.runtime / "pulse" / "pid").read_text().split()[0])
-    saved = os.environ.get("PULSE_SERVER")
-    os.environ["PULSE_SERVER"] = second.server
-    try:
+    with sound_server_of_its_own() as second:
+        pid = int((second.runtime / "pulse" / "pid").read_text().split()[0])
         lost = threading.Event()
         speech = SpeechOutput(on_failure=lambda reason: lost.set(), stall_timeout=2.5)
-    finally:
-        if saved is not None:
-            os.environ["PULSE_SERVER"] = saved
-    activity = Activity()
-    speech.add_activity_listener(activity)
-    try:
-        speech.say(Message(LONG))
-        assert activity.started.wait(timeout=5)
-        os.kill(pid, signal.SIGSTOP)  # the server hangs instead of going away
-        started = time.monotonic()
-        speech.say(Message("Your turn.", Priority.URGENT))
-        speech.stop()
-        speech.prepare(Message("Say reveal."))
-        assert time.monotonic() - started < 0.1
-        assert lost.wait(timeout=10), "a frozen device was never reported"
-        assert speech.wait_until_done(timeout=1)
-        assert [active for active, _ in activity.events].count(False) == len(activity.starts)
-    finally:
-        os.kill(pid, signal.SIGCONT)
-        closing = time.monotonic()
-        speech.close()
-        assert time.monotonic() - closing < 2.5
-        second.stop()
+        activity = Activity()
+        speech.add_activity_listener(activity)
+        try:
+            speech.say(Message(LONG))
+            assert activity.started.wait(timeout=5)
+            os.kill(pid, signal.SIGSTOP)  # the server hangs instead of going away
+            started = time.monotonic()
+            speech.say(Message("Your turn.", Priority.URGENT))
+            speech.stop()
+            speech.prepare(Message("Say reveal."))
+            assert time.monotonic() - started < 0.1
+            assert lost.wait(timeout=10), "a frozen device was never reported"
+            assert speech.wait_until_done(timeout=1)
+            assert [active for active, _ in activity.events].count(False) == len(activity.starts)
+        finally:
+            os.kill(pid, signal.SIGCONT)
+            closing = time.monotonic()
+            speech.close()
+            assert time.monotonic() - closing < 2.5
+
+
+def test_a_sound_server_that_pauses_and_comes_back_costs_a_sentence_not_the_voice(
+    audio_server: object,
+) -> None:
+    import signal
+
+    with sound_server_of_its_own() as second:
+        pid = int((second.runtime / "pulse" / "pid").read_text().split()[0])
+        failures: list[str] = []
+        speech = SpeechOutput(on_failure=failures.append, stall_timeout=2.5)
+        activity = Activity()
+        speech.add_activity_listener(activity)
+        try:
+            speech.say(Message(LONG))
+            assert activity.started.wait(timeout=5)
+            time.sleep(0.5)
+            os.kill(pid, signal.SIGSTOP)  # longer than the stall limit: the stream stops taking sound
+            time.sleep(3.0)
+            os.kill(pid, signal.SIGCONT)
+            assert speech.wait_until_done(timeout=20)
+            speech.say(Message("Still here."))
+            assert speech.wait_until_done(timeout=10)
+            assert failures == [] and speech.failure is None
+            spoken = speech.spoken_texts
+            assert spoken.count(" ".join(LONG.split())) == 2, spoken  # the cut sentence, said again
+            assert spoken[-1] == "Still here."
+        finally:
+            os.kill(pid, signal.SIGCONT)
+            speech.close()

@@ -16,9 +16,12 @@ Three threads, one lock (a ``Condition``):
 
 Policy (see :meth:`SpeechOutput.say`): in order; URGENT cuts older lower-priority speech,
 playing or queued; queued CHATTY messages are dropped when the backlog grows past
-``max_backlog``; ``stop()`` drops everything. Any device failure is reported once through
-``on_failure`` and turns this output into a silent no-op; nothing here raises into the game
-after construction, and nothing blocks it for longer than a lock hold.
+``max_backlog``; ``stop()`` drops everything. A device that stalls or errs is reopened once
+(a sound server that hiccups, restarts or leaves a stream stuck costs the sentence it cut, which
+is said again, not the game's voice); a device that will not come back, or fails again within
+:data:`RECOVERY_INTERVAL`, is reported once through ``on_failure`` and turns this output into a
+silent no-op. Nothing here raises into the game after construction, and nothing blocks it for
+longer than a lock hold.
 """
 
 from __future__ import annotations
@@ -54,6 +57,10 @@ SPEAKING_TAIL = 0.15
 for echo and for the device's own latency, which PortAudio cannot see past."""
 PAUSE_BETWEEN = 0.12
 """Silence between two queued messages so they do not run together (skipped for URGENT)."""
+RECOVERY_INTERVAL = 60.0
+"""Seconds after reopening a failed device during which a second failure is final: a device
+that keeps failing is lost, and speech that stops every few seconds is worse than text."""
+_REOPEN_RETRY = 0.5
 _SILENCE_LEVEL = 96
 _CACHE_ENTRIES = 64
 
@@ -121,6 +128,7 @@ class SpeechOutput:
             self._voice = self._synth.check_voice(voice) if voice else None
         except SynthUnavailable as error:
             raise SpeechUnavailable(str(error)) from error
+        self._device = device
         try:
             self._player = Player(self._synth.sample_rate, device, stall_seconds=stall_timeout)
         except PlayerUnavailable as error:
@@ -154,6 +162,9 @@ class SpeechOutput:
         self._audible_until = 0.0
         self._closed = False
         self._failure: str | None = None
+        self._playing: _Utterance | None = None
+        self._reopening_since = 0.0
+        self._reopened_at: float | None = None
         self._synth_thread = threading.Thread(
             target=self._synth_loop, name="speech-synth", daemon=True
         )
@@ -188,16 +199,7 @@ class SpeechOutput:
                 if current is not None and current.message.priority < message.priority:
                     current.cancelled = True
                 self._queue = deque(u for u in self._queue if not u.cancelled)
-            key = self._key(text)
-            utterance = _Utterance(message=message, key=key)
-            cached = self._cache.get(key)
-            if cached is not None:
-                self._cache.move_to_end(key)
-                utterance.chunks.append(cached)
-                utterance.rendered = True
-            else:
-                self._to_render.append(utterance)
-            self._queue.append(utterance)
+            self._queue.append(self._utterance(message, text))
             self._drop_chatty_backlog()
             self._cond.notify_all()
 
@@ -340,6 +342,19 @@ class SpeechOutput:
     def _key(self, text: str) -> tuple[str, int, float, str | None]:
         return (text, self._rate, self._volume, self._voice)
 
+    def _utterance(self, message: Message, text: str) -> _Utterance:
+        """A new utterance of ``text``, from the cache or sent to be rendered. Lock held."""
+        key = self._key(text)
+        utterance = _Utterance(message=message, key=key)
+        cached = self._cache.get(key)
+        if cached is not None:
+            self._cache.move_to_end(key)
+            utterance.chunks.append(cached)
+            utterance.rendered = True
+        else:
+            self._to_render.append(utterance)
+        return utterance
+
     def _drop_chatty_backlog(self) -> None:
         """Called with the lock held: keep the waiting line short by dropping old chatter."""
         while len(self._queue) > self._max_backlog:
@@ -432,27 +447,88 @@ class SpeechOutput:
         self._notify(False, when)
 
     def _play_loop(self) -> None:
-        try:
-            while True:
-                with self._cond:
-                    if self._closed or self._failure is not None:
-                        return
-                    utterance = self._queue.popleft() if self._queue else None
-                    self._current = utterance
-                    if utterance is None:
-                        self._cond.notify_all()
+        while True:
+            try:
+                self._serve_queue()
+                return
+            except PlaybackError as error:
+                if not self._reopen():
+                    self._fail(str(error))
+                    return
+            except Exception as error:  # a bug must not take the game down with it
+                self._fail(f"{type(error).__name__}: {error}")
+                return
+
+    def _serve_queue(self) -> None:
+        """Play the queue until closed or failed; raises :class:`PlaybackError`."""
+        while True:
+            with self._cond:
+                if self._closed or self._failure is not None:
+                    return
+                utterance = self._queue.popleft() if self._queue else None
+                self._current = utterance
                 if utterance is None:
-                    wait = self._player.keep_alive()
-                    with self._cond:
-                        if not self._queue and not self._closed:
-                            self._cond.wait(wait)
-                    continue
-                self._pause_before(utterance)
-                self._play(utterance)
-        except PlaybackError as error:
-            self._fail(str(error))
-        except Exception as error:  # a bug must not take the game down with it
-            self._fail(f"{type(error).__name__}: {error}")
+                    self._cond.notify_all()
+            if utterance is None:
+                wait = self._player.keep_alive()
+                with self._cond:
+                    if not self._queue and not self._closed:
+                        self._cond.wait(wait)
+                continue
+            self._playing = utterance
+            self._pause_before(utterance)
+            self._play(utterance)
+            self._playing = None
+
+    def _reopen(self) -> bool:
+        """Replace a device that stalled or erred with a freshly opened one; False if it is lost.
+
+        Keeps trying for one stall period (a restarting sound server needs a moment), then gives
+        up. The sentence the failure cut is queued again, whole, at the front. A second failure
+        within :data:`RECOVERY_INTERVAL` of a reopen is final.
+        """
+        now = time.monotonic()
+        if self._reopened_at is not None and now - self._reopened_at < RECOVERY_INTERVAL:
+            return False
+        interrupted, self._playing = self._playing, None
+        old = self._player
+        with self._cond:
+            if self._closed or self._failure is not None:
+                return False
+            self._reopening_since = now
+            if interrupted is not None and not interrupted.cancelled:
+                # Queued before the device is back, so waiting for speech to end waits for it
+                # and stop() still drops it.
+                text = " ".join(interrupted.message.text.split())
+                self._queue.appendleft(self._utterance(interrupted.message, text))
+        old.close()
+        deadline = now + old.stall_seconds
+        while True:
+            try:
+                player: Player | None = Player(
+                    self._synth.sample_rate, self._device, stall_seconds=old.stall_seconds
+                )
+            except PlayerUnavailable:
+                player = None
+            if player is not None:
+                try:
+                    if player.warm_up(timeout=old.stall_seconds):
+                        break
+                except PlaybackError:
+                    pass
+                player.close()
+            with self._cond:
+                if self._closed or self._failure is not None or time.monotonic() >= deadline:
+                    return False
+            time.sleep(_REOPEN_RETRY)
+        with self._cond:
+            if self._closed or self._failure is not None:
+                player.close()
+                return False
+            self._player = player
+            self._reopened_at = time.monotonic()
+            self._cond.notify_all()
+        return True
 
     def _pause_before(self, utterance: _Utterance) -> None:
         if utterance.message.priority >= Priority.URGENT:
@@ -534,7 +610,8 @@ class SpeechOutput:
                 self._cond.wait(0.5)
                 if self._closed or self._failure is not None:
                     return
-            if time.monotonic() - self._player.last_progress > limit:
+            progress = max(self._player.last_progress, self._reopening_since)
+            if time.monotonic() - progress > limit:
                 self._fail("the audio output stopped responding", close_player=False)
                 return
 
