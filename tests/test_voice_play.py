@@ -189,3 +189,31 @@ def test_without_listening_nothing_is_said_about_the_microphone(audio_server: Au
                             capture_output=True, text=True, timeout=60)
     assert result.returncode == 0
     assert "Listening" not in result.stdout and "Voice commands" not in result.stdout
+
+
+def test_a_sound_server_that_dies_mid_game_costs_one_line_each_and_play_goes_on_by_keyboard() -> None:
+    from audio_server import start_audio_server
+
+    server = start_audio_server()  # its own, to kill
+    try:
+        with voice_game(server) as (process, lines, _):
+            assert lines.wait_for("Your turn: say turn", timeout=20), lines.lines
+            time.sleep(1.0)
+            gone = time.monotonic()
+            subprocess.run(["pulseaudio", "--kill"], env=server.env, check=False)
+            assert lines.wait_for("Voice commands are off:", timeout=10, after=gone), lines.since(gone)
+            assert lines.wait_for("Speech is off:", timeout=15, after=gone), lines.since(gone)
+            assert process.stdin is not None
+            process.stdin.write("turn\n")
+            process.stdin.flush()
+            assert lines.wait_for("You: the ", timeout=10, after=gone), lines.since(gone)
+            process.stdin.write("quit\nyes\n")
+            process.stdin.flush()
+            assert process.wait(10) == 0
+            after = lines.since(gone)
+            assert sum(line.startswith("Voice commands are off") for line in after) == 1, after
+            assert sum(line.startswith("Speech is off") for line in after) == 1, after
+            assert process.stderr is not None
+            assert process.stderr.read() == ""  # none of PortAudio's own complaints
+    finally:
+        server.stop()

@@ -14,6 +14,9 @@ from typing import NoReturn
 
 __all__ = ["OneLineParser", "UsageError", "main"]
 
+AUDIO_COMMANDS = frozenset({"play", "demo", "doctor"})
+"""Sub-commands that open sound devices, whose C libraries write to stderr on their own."""
+
 SUBCOMMANDS = {
     "play": "Play a game by keyboard, voice or screen reader.",
     "demo": "Press play: a short game that stops on every move and explains it.",
@@ -54,6 +57,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not getattr(args, "run", None):
         parser.print_help()
         return 2
+    if args.command in AUDIO_COMMANDS:
+        from ..speech.stderr_filter import filter_native_stderr
+
+        filter_native_stderr()
     try:
         return int(args.run(args))
     except UsageError as error:
