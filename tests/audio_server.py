@@ -128,14 +128,54 @@ class AudioServer:
             env=self.env,
         )
 
-    def stop(self) -> None:
+    def restart(self) -> None:
+        """Kill the daemon and start it again on the same socket, as a desktop's sound server
+        restarts: every client's streams break, and new ones can be opened a moment later."""
+        self._stop_feeding()
+        subprocess.run(["pulseaudio", "--kill"], env=self.env, check=False,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + 10
+        while subprocess.run(["pactl", "info"], env=self.env, capture_output=True).returncode == 0:
+            if time.monotonic() > deadline:
+                raise RuntimeError("the PulseAudio test server did not stop")
+            time.sleep(0.05)
+        self.fifo.unlink(missing_ok=True)
+        _launch(self.env, self.fifo)
+        self.start_microphone()
+
+    def _stop_feeding(self) -> None:
         self._stop.set()
         if self._feeder is not None:
             self._feeder.join(timeout=2)
             self._feeder = None
+
+    def stop(self) -> None:
+        self._stop_feeding()
         subprocess.run(["pulseaudio", "--kill"], env=self.env, check=False,
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         shutil.rmtree(self.runtime, ignore_errors=True)
+
+
+def _launch(env: dict[str, str], fifo: Path) -> None:
+    """Start the daemon and give it its speaker and microphone, both defaults."""
+    subprocess.run(
+        ["pulseaudio", "-D", "--exit-idle-time=-1", "-n", "--disallow-exit", "--log-target=stderr",
+         "--load=module-native-protocol-unix", "--daemonize=yes"],
+        env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+    deadline = time.monotonic() + 10
+    while subprocess.run(["pactl", "info"], env=env, capture_output=True).returncode != 0:
+        if time.monotonic() > deadline:
+            raise RuntimeError("the PulseAudio test server did not start")
+        time.sleep(0.05)
+    for args in (
+        ["load-module", "module-null-sink", "sink_name=spk"],
+        ["load-module", "module-pipe-source", "source_name=vmic", f"file={fifo}",
+         "format=s16le", f"rate={MIC_RATE}", "channels=1"],
+        ["set-default-sink", "spk"],
+        ["set-default-source", "vmic"],
+    ):
+        subprocess.run(["pactl", *args], env=env, check=True, capture_output=True)
 
 
 def start_audio_server() -> AudioServer:
@@ -151,25 +191,8 @@ def start_audio_server() -> AudioServer:
     )
     env.pop("PULSE_SINK", None)
     env.pop("PULSE_SOURCE", None)
-    subprocess.run(
-        ["pulseaudio", "-D", "--exit-idle-time=-1", "-n", "--disallow-exit", "--log-target=stderr",
-         "--load=module-native-protocol-unix", "--daemonize=yes"],
-        env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )
-    deadline = time.monotonic() + 10
-    while subprocess.run(["pactl", "info"], env=env, capture_output=True).returncode != 0:
-        if time.monotonic() > deadline:
-            raise RuntimeError("the PulseAudio test server did not start")
-        time.sleep(0.05)
     fifo = runtime / "mic.fifo"
-    for args in (
-        ["load-module", "module-null-sink", "sink_name=spk"],
-        ["load-module", "module-pipe-source", "source_name=vmic", f"file={fifo}",
-         "format=s16le", f"rate={MIC_RATE}", "channels=1"],
-        ["set-default-sink", "spk"],
-        ["set-default-source", "vmic"],
-    ):
-        subprocess.run(["pactl", *args], env=env, check=True, capture_output=True)
+    _launch(env, fifo)
     server = AudioServer(runtime=runtime, fifo=fifo, env=env)
     server.start_microphone()
     return server

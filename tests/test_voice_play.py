@@ -217,3 +217,30 @@ def test_a_sound_server_that_dies_mid_game_costs_one_line_each_and_play_goes_on_
             assert process.stderr.read() == ""  # none of PortAudio's own complaints
     finally:
         server.stop()
+
+
+def test_a_sound_server_that_restarts_mid_game_comes_back_for_voice_and_speech() -> None:
+    from audio_server import start_audio_server
+
+    server = start_audio_server()  # its own, to restart
+    try:
+        with voice_game(server) as (process, lines, old_speaker):
+            settle(lines, old_speaker)
+            restarted = time.monotonic()
+            server.restart()  # both streams break: the game reopens them
+            speaker = SpeakerWatch(server)  # a monitor of the new server's speaker
+            speaker.start()
+            try:
+                time.sleep(6.0)  # longer than the speech output's stall limit and its reopening
+                assert speaker.wait_quiet(0.8, timeout=20)
+                said = time.monotonic()
+                server.say_into_microphone(synthesize("turn"))
+                assert lines.wait_for("You: the ", timeout=10, after=said), lines.since(restarted)
+                assert speaker.first_sound_after(said, timeout=5) is not None, "no speech came back"
+            finally:
+                speaker.stop()
+            after = lines.since(restarted)
+            assert not any(line.startswith(("Voice commands are off", "Speech is off")) for line in after), after
+            assert process.poll() is None
+    finally:
+        server.stop()

@@ -7,8 +7,10 @@ command, ``on_unsure(result)`` when someone probably spoke to the game but it is
 when it heard a command but the room is too noisy to trust it,
 ``on_speech_start()`` when speech begins (so the game can stop talking and wait),
 ``on_speech_end()`` when those words are done with (after any of the calls above, or when they
-were cut off), and ``on_error(sentence)`` once if the microphone fails (then the listener stops
-and the game goes on by keyboard).
+were cut off), and ``on_error(sentence)`` once if the microphone fails and cannot be opened
+again (then the listener stops and the game goes on by keyboard). A microphone that fails is
+reopened first, for a few seconds, once a minute at most: a sound server that restarts costs a
+moment of deafness, not voice play.
 
 Half-duplex: the speech output reports when it plays (:meth:`VoiceListener.set_output_activity`);
 audio captured while it plays and for a tail after never reaches the recogniser, so the game's
@@ -17,15 +19,15 @@ own narration can never become a command.
 
 from __future__ import annotations
 
+import contextlib
 import math
-import os
 import threading
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from typing import Any
 
 from ..commands import CommandSet
+from ..speech.devices import quiet_pyaudio as _quiet
 from .endpoint import Endpointer
 from .recognizer import MIN_GAP_MS, SAMPLE_RATE, Recognition, Recognizer
 
@@ -36,6 +38,12 @@ FRAME_MS = 20
 ECHO_TAIL_S = 0.3
 """How long after our own speech ends the microphone stays deaf (room echo, device latency)."""
 
+REOPEN_FOR_S = 4.0
+"""How long a microphone that failed mid-game is tried again before the game goes on by keys."""
+REOPEN_INTERVAL_S = 60.0
+"""A microphone that fails again this soon after being reopened is given up on."""
+_REOPEN_RETRY_S = 0.5
+
 TURN_TAKING_GAP_S = ECHO_TAIL_S + 0.9
 """Silence a listening, talking game leaves after it stops talking before a card turns by itself
 (``Table.quiet_gap``): the microphone is deaf while the game speaks and for the echo's tail, so
@@ -44,24 +52,6 @@ this is the player's chance to start a sentence. Once they do, the game waits fo
 
 class MicrophoneUnavailable(Exception):
     """The microphone cannot be used; the message is one sentence for the player."""
-
-
-try:  # the speech engineers' helper, when it is there
-    from ..speech.devices import quiet_pyaudio as _quiet
-except ImportError:  # pragma: no cover - fallback until voice_rang.speech.devices exists
-
-    @contextmanager
-    def _quiet() -> Iterator[None]:
-        """Send fd 2 to /dev/null around PortAudio calls: ALSA/JACK print pages when probing."""
-        saved = os.dup(2)
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        try:
-            os.dup2(devnull, 2)
-            yield
-        finally:
-            os.dup2(saved, 2)
-            os.close(saved)
-            os.close(devnull)
 
 
 def find_microphone(pa: Any, mic: str | int | None) -> int | None:
@@ -138,6 +128,7 @@ class VoiceListener:
         self._language = language
         self._thread: threading.Thread | None = None
         self._stop = threading.Event()
+        self._reopened = threading.Event()
         self._pa: Any = None
         self._stream: Any = None
         self._output_lock = threading.Lock()
@@ -177,23 +168,7 @@ class VoiceListener:
                                         "play by keyboard or install it.") from None
         if self._recognizer is None:
             self._recognizer = Recognizer(self.commands, language=self._language)
-        with _quiet():
-            pa = pyaudio.PyAudio()
-        try:
-            index = find_microphone(pa, self.mic)
-            with _quiet():
-                stream = pa.open(format=pyaudio.paInt16, channels=1, rate=SAMPLE_RATE, input=True,
-                                 input_device_index=index,
-                                 frames_per_buffer=SAMPLE_RATE * FRAME_MS // 1000)
-        except MicrophoneUnavailable:
-            with _quiet():
-                pa.terminate()
-            raise
-        except (OSError, ValueError) as error:
-            with _quiet():
-                pa.terminate()
-            raise MicrophoneUnavailable(_why(error)) from None
-        self._pa, self._stream = pa, stream
+        self._pa, self._stream = _open_microphone(pyaudio, self.mic)
         self._stop.clear()
         self._thread = threading.Thread(target=self._run, name="voice-listener", daemon=True)
         self._thread.start()
@@ -207,17 +182,18 @@ class VoiceListener:
         self._close()
 
     def _close(self) -> None:
-        stream, self._stream = self._stream, None
+        self._close_stream()
         pa, self._pa = self._pa, None
-        with _quiet():
-            if stream is not None:
-                try:
-                    stream.stop_stream()
-                    stream.close()
-                except Exception:
-                    pass
-            if pa is not None:
+        if pa is not None:
+            with _quiet():
                 pa.terminate()
+
+    def _close_stream(self) -> None:
+        stream, self._stream = self._stream, None
+        if stream is not None:
+            with _quiet(), contextlib.suppress(Exception):
+                stream.stop_stream()
+                stream.close()
 
     # ----- the loop ---------------------------------------------------------------------------
 
@@ -246,7 +222,10 @@ class VoiceListener:
             self._calibrate(endpointer)
             in_utterance = False
             for frame, captured in self._frames(frame_samples):
-                if self._deaf(captured - frame_s - 0.05, captured):
+                gap = self._reopened.is_set()
+                if gap:
+                    self._reopened.clear()
+                if gap or self._deaf(captured - frame_s - 0.05, captured):
                     if in_utterance:
                         recognizer.abort()
                         in_utterance = False
@@ -288,7 +267,9 @@ class VoiceListener:
             self.on_speech_end()
 
     def _frames(self, frame_samples: int) -> Iterator[tuple[bytes, float]]:
-        """Frames with the monotonic time their last sample was read."""
+        """Frames with the monotonic time their last sample was read; a gap where the microphone
+        had to be reopened shows as a jump in that time."""
+        reopened_at: float | None = None
         while not self._stop.is_set():
             stream = self._stream
             if stream is None:
@@ -298,12 +279,65 @@ class VoiceListener:
             except (OSError, ValueError, AttributeError) as error:
                 if self._stop.is_set():
                     return
+                now = time.monotonic()
+                if (reopened_at is None or now - reopened_at > REOPEN_INTERVAL_S) and self._reopen():
+                    reopened_at = time.monotonic()
+                    continue
                 raise _MicrophoneLost(_why(error, lost=True)) from None
             yield data, time.monotonic()
+
+    def _reopen(self) -> bool:
+        """Close the failed stream and open the same microphone again through the same
+        PortAudio (terminating it while speech output uses it too could bring the process down),
+        for up to :data:`REOPEN_FOR_S`; False if it would not open (or listening was stopped)."""
+        import pyaudio
+
+        pa = self._pa
+        if pa is None:
+            return False
+        self._close_stream()
+        deadline = time.monotonic() + REOPEN_FOR_S
+        while not self._stop.is_set():
+            try:
+                stream = _open_stream(pyaudio, pa, self.mic)
+            except MicrophoneUnavailable:
+                if time.monotonic() >= deadline:
+                    return False
+                self._stop.wait(_REOPEN_RETRY_S)
+                continue
+            self._stream = stream
+            self._reopened.set()  # words cut by the gap are dropped, not joined across it
+            return True
+        return False
 
 
 class _MicrophoneLost(Exception):
     """The stream failed mid-game (unplugged, taken away)."""
+
+
+def _open_microphone(pyaudio: Any, mic: str | int | None) -> tuple[Any, Any]:
+    """PortAudio and an open 16 kHz mono input stream on ``mic``; :class:`MicrophoneUnavailable`
+    with one sentence if it can't."""
+    with _quiet():
+        pa = pyaudio.PyAudio()
+    try:
+        return pa, _open_stream(pyaudio, pa, mic)
+    except MicrophoneUnavailable:
+        with _quiet():
+            pa.terminate()
+        raise
+
+
+def _open_stream(pyaudio: Any, pa: Any, mic: str | int | None) -> Any:
+    """A 16 kHz mono input stream on ``mic``; :class:`MicrophoneUnavailable` if it won't open."""
+    try:
+        index = find_microphone(pa, mic)
+        with _quiet():
+            return pa.open(format=pyaudio.paInt16, channels=1, rate=SAMPLE_RATE, input=True,
+                           input_device_index=index,
+                           frames_per_buffer=SAMPLE_RATE * FRAME_MS // 1000)
+    except (OSError, ValueError) as error:
+        raise MicrophoneUnavailable(_why(error)) from None
 
 
 def _why(error: Exception, *, lost: bool = False) -> str:

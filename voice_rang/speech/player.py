@@ -270,8 +270,21 @@ class Player:
         if self._resampler is not None:
             self._resampler.reset()
 
+    def reopen(self) -> None:
+        """Close the stream and open a new one on the same device, through the same PortAudio
+        (terminating PortAudio while the microphone uses it too could bring the process down).
+
+        Raises :class:`PlayerUnavailable` if the device will not open.
+        """
+        self._shut(terminate=False)
+        with self._lock:
+            self._open(self.source_rate)
+
     def close(self) -> None:
         """Close the stream and PortAudio; never raises, never waits more than a second."""
+        self._shut(terminate=True)
+
+    def _shut(self, *, terminate: bool) -> None:
         with self._lock:
             stream, self._stream = self._stream, None
         if stream is None:
@@ -282,8 +295,9 @@ class Player:
             # /dev/null for good. The ALSA error handler already keeps ALSA quiet.
             with contextlib.suppress(Exception):
                 stream.close()
-            with contextlib.suppress(Exception):
-                self._pa.terminate()
+            if terminate:
+                with contextlib.suppress(Exception):
+                    self._pa.terminate()
 
         closer = threading.Thread(target=shut, name="speech-close", daemon=True)
         closer.start()

@@ -128,7 +128,6 @@ class SpeechOutput:
             self._voice = self._synth.check_voice(voice) if voice else None
         except SynthUnavailable as error:
             raise SpeechUnavailable(str(error)) from error
-        self._device = device
         try:
             self._player = Player(self._synth.sample_rate, device, stall_seconds=stall_timeout)
         except PlayerUnavailable as error:
@@ -491,7 +490,6 @@ class SpeechOutput:
         if self._reopened_at is not None and now - self._reopened_at < RECOVERY_INTERVAL:
             return False
         interrupted, self._playing = self._playing, None
-        old = self._player
         with self._cond:
             if self._closed or self._failure is not None:
                 return False
@@ -501,31 +499,22 @@ class SpeechOutput:
                 # and stop() still drops it.
                 text = " ".join(interrupted.message.text.split())
                 self._queue.appendleft(self._utterance(interrupted.message, text))
-        old.close()
-        deadline = now + old.stall_seconds
+        player = self._player
+        deadline = now + player.stall_seconds
         while True:
             try:
-                player: Player | None = Player(
-                    self._synth.sample_rate, self._device, stall_seconds=old.stall_seconds
-                )
-            except PlayerUnavailable:
-                player = None
-            if player is not None:
-                try:
-                    if player.warm_up(timeout=old.stall_seconds):
-                        break
-                except PlaybackError:
-                    pass
-                player.close()
+                player.reopen()
+                if player.warm_up(timeout=player.stall_seconds):
+                    break
+            except (PlayerUnavailable, PlaybackError):
+                pass
             with self._cond:
                 if self._closed or self._failure is not None or time.monotonic() >= deadline:
                     return False
             time.sleep(_REOPEN_RETRY)
         with self._cond:
             if self._closed or self._failure is not None:
-                player.close()
                 return False
-            self._player = player
             self._reopened_at = time.monotonic()
             self._cond.notify_all()
         return True
