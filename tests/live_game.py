@@ -75,6 +75,11 @@ class SpeakerWatch:
             time.sleep(0.01)
         return None
 
+    def loudest_between(self, start: float, end: float) -> float:
+        """The loudest chunk that arrived between ``start`` and ``end`` (0 if none did)."""
+        with self._lock:
+            return max((level for at, level in self.chunks if start <= at <= end), default=0.0)
+
     def wait_quiet(self, seconds: float, timeout: float) -> bool:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 from audio_server import AudioServer
-from live_game import LineWatch, SpeakerWatch, echo_speaker_into_microphone
+from live_game import THRESHOLD, LineWatch, SpeakerWatch, echo_speaker_into_microphone
 from speech_samples import synthesize, with_white_noise
 from test_play import VOICE_RANG
 
@@ -244,3 +244,26 @@ def test_a_sound_server_that_restarts_mid_game_comes_back_for_voice_and_speech()
             assert process.poll() is None
     finally:
         server.stop()
+
+
+@pytest.mark.parametrize("headphones", [True, False])
+def test_with_headphones_a_command_said_over_the_game_is_heard_and_without_them_it_is_not(
+        audio_server: AudioServer, headphones: bool) -> None:
+    # The test's speaker never reaches its microphone, as with headphones; without the flag the
+    # game still cannot know that, so it stays deaf while it talks.
+    extra = ("--headphones",) if headphones else ()
+    with voice_game(audio_server, *extra) as (process, lines, speaker):
+        settle(lines, speaker)
+        assert process.stdin is not None
+        asked = time.monotonic()
+        process.stdin.write("help\n")  # several seconds of speech
+        process.stdin.flush()
+        talking = speaker.first_sound_after(asked, timeout=5)
+        assert talking is not None
+        time.sleep(0.5)
+        turn = synthesize("turn")
+        ends = audio_server.say_into_microphone(turn)
+        begins = ends - len(turn) / 32000
+        acted = lines.wait_for("You: the ", timeout=4, after=begins)
+        assert speaker.loudest_between(begins, begins + 0.1) >= THRESHOLD, "the game was not talking"
+        assert acted is headphones, lines.since(asked)

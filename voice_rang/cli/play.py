@@ -42,6 +42,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--listen", action="store_true",
                         help="listen to the microphone even with --text (keep your screen reader off the mic)")
     parser.add_argument("--mic", help="microphone name or index (default: the system's default input)")
+    parser.add_argument("--headphones", action="store_true",
+                        help="the game's voice cannot reach the microphone (headphones, a headset): "
+                             "listen while it talks, so you can talk over it")
 
 
 def add_output_arguments(parser: argparse.ArgumentParser) -> None:
@@ -229,7 +232,8 @@ class VoiceStarter:
                                  on_error=failed, on_speech_start=lambda: self._inbox.put(BARGE_IN),
                                  on_speech_end=lambda: self._inbox.put(SPEECH_ENDED),
                                  mic=mic, allowed=self._table.valid_commands)
-        if self._speech is not None:
+        half_duplex = self._speech is not None and not self._args.headphones
+        if half_duplex:
             # Half duplex from the first word: the game may already be talking.
             self._speech.add_activity_listener(listener.set_output_activity)
             if self._speech.is_speaking:
@@ -245,7 +249,7 @@ class VoiceStarter:
                 listener.stop()
                 return
             self._listener = listener
-        if self._speech is not None:
+        if half_duplex:
             # The microphone is deaf while the game talks: leave the player room to start.
             self._table.quiet_gap = TURN_TAKING_GAP_S
         self._say("prompt", "listening")
