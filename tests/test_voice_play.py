@@ -213,6 +213,7 @@ def test_a_sound_server_that_dies_mid_game_costs_one_line_each_and_play_goes_on_
             after = lines.since(gone)
             assert sum(line.startswith("Voice commands are off") for line in after) == 1, after
             assert sum(line.startswith("Speech is off") for line in after) == 1, after
+            assert not any("Errno" in line or "host error" in line for line in after), after
             assert process.stderr is not None
             assert process.stderr.read() == ""  # none of PortAudio's own complaints
     finally:

@@ -59,6 +59,25 @@ class PlaybackError(Exception):
     """The output device failed while playing (unplugged, server gone, stalled)."""
 
 
+_DEVICE_GONE = frozenset({-9999, -9987, -9986, -9985})
+"""PortAudio's unanticipated host error, timed out, internal error and device unavailable: what a
+stream reports mid-game when its device or server disappears."""
+
+
+def _device_error(error: Exception) -> str:
+    """What went wrong, for a person: PortAudio's own words ("[Errno -9999] Unanticipated host
+    error") say nothing to a player, so its errors become what they mean here.
+
+    >>> _device_error(OSError(-9999, "Unanticipated host error"))
+    'the sound device or the sound server went away'
+    >>> _device_error(ValueError("Stream closed"))
+    'Stream closed'
+    """
+    if isinstance(error, OSError) and error.errno in _DEVICE_GONE:
+        return "the sound device or the sound server went away"
+    return str(error) or type(error).__name__
+
+
 class _Resampler:
     """Linear resampling of PCM16 mono that carries its phase across chunks."""
 
@@ -187,7 +206,7 @@ class Player:
         except PlaybackError:
             raise
         except Exception as error:
-            raise PlaybackError(str(error) or type(error).__name__) from error
+            raise PlaybackError(_device_error(error)) from error
         return max(min(queued, self._target_frames()) / self.stream_rate / 2, 0.002)
 
     def warm_up(self, timeout: float = STALL_SECONDS) -> bool:
@@ -250,7 +269,7 @@ class Player:
         except PlaybackError:
             raise
         except Exception as error:  # OSError from PortAudio, or a closed stream
-            raise PlaybackError(str(error) or type(error).__name__) from error
+            raise PlaybackError(_device_error(error)) from error
         return True
 
     def queued_seconds(self) -> float:
