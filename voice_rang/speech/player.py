@@ -306,17 +306,21 @@ class Player:
     def _shut(self, *, terminate: bool) -> None:
         with self._lock:
             stream, self._stream = self._stream, None
-        if stream is None:
+            pa = self._pa if terminate else None
+            if terminate:
+                self._pa = None
+        if stream is None and pa is None:
             return
 
         def shut() -> None:
             # No stderr redirection here: if closing hung, fd 2 would stay pointed at
             # /dev/null for good. The ALSA error handler already keeps ALSA quiet.
-            with contextlib.suppress(Exception):
-                stream.close()
-            if terminate:
+            if stream is not None:
                 with contextlib.suppress(Exception):
-                    self._pa.terminate()
+                    stream.close()
+            if pa is not None:
+                with contextlib.suppress(Exception):
+                    pa.terminate()
 
         closer = threading.Thread(target=shut, name="speech-close", daemon=True)
         closer.start()

@@ -480,7 +480,7 @@ class SpeechOutput:
             self._playing = None
 
     def _reopen(self) -> bool:
-        """Replace a device that stalled or erred with a freshly opened one; False if it is lost.
+        """Open the stream of a device that stalled or erred again; False if it is lost.
 
         Keeps trying for one stall period (a restarting sound server needs a moment), then gives
         up. The sentence the failure cut is queued again, whole, at the front. A second failure
