@@ -161,7 +161,6 @@ class SpeechOutput:
         self._audible_until = 0.0
         self._closed = False
         self._failure: str | None = None
-        self._playing: _Utterance | None = None
         self._reopening_since = 0.0
         self._reopened_at: float | None = None
         self._synth_thread = threading.Thread(
@@ -446,20 +445,16 @@ class SpeechOutput:
         self._notify(False, when)
 
     def _play_loop(self) -> None:
-        while True:
-            try:
-                self._serve_queue()
-                return
-            except PlaybackError as error:
-                if not self._reopen():
-                    self._fail(str(error))
-                    return
-            except Exception as error:  # a bug must not take the game down with it
-                self._fail(f"{type(error).__name__}: {error}")
-                return
+        try:
+            self._serve_queue()
+        except PlaybackError as error:
+            self._fail(str(error))
+        except Exception as error:  # a bug must not take the game down with it
+            self._fail(f"{type(error).__name__}: {error}")
 
     def _serve_queue(self) -> None:
-        """Play the queue until closed or failed; raises :class:`PlaybackError`."""
+        """Play the queue until closed or failed; raises :class:`PlaybackError` once the device
+        cannot be reopened."""
         while True:
             with self._cond:
                 if self._closed or self._failure is not None:
@@ -468,28 +463,29 @@ class SpeechOutput:
                 self._current = utterance
                 if utterance is None:
                     self._cond.notify_all()
-            if utterance is None:
-                wait = self._player.keep_alive()
-                with self._cond:
-                    if not self._queue and not self._closed:
-                        self._cond.wait(wait)
-                continue
-            self._playing = utterance
-            self._pause_before(utterance)
-            self._play(utterance)
-            self._playing = None
+            try:
+                if utterance is None:
+                    wait = self._player.keep_alive()
+                    with self._cond:
+                        if not self._queue and not self._closed:
+                            self._cond.wait(wait)
+                    continue
+                self._pause_before(utterance)
+                self._play(utterance)
+            except PlaybackError:
+                if not self._reopen(utterance):
+                    raise
 
-    def _reopen(self) -> bool:
+    def _reopen(self, interrupted: _Utterance | None) -> bool:
         """Open the stream of a device that stalled or erred again; False if it is lost.
 
         Keeps trying for one stall period (a restarting sound server needs a moment), then gives
-        up. The sentence the failure cut is queued again, whole, at the front. A second failure
-        within :data:`RECOVERY_INTERVAL` of a reopen is final.
+        up. ``interrupted``, the sentence the failure cut (if any), is queued again, whole, at
+        the front. A second failure within :data:`RECOVERY_INTERVAL` of a reopen is final.
         """
         now = time.monotonic()
         if self._reopened_at is not None and now - self._reopened_at < RECOVERY_INTERVAL:
             return False
-        interrupted, self._playing = self._playing, None
         with self._cond:
             if self._closed or self._failure is not None:
                 return False
@@ -497,8 +493,7 @@ class SpeechOutput:
             if interrupted is not None and not interrupted.cancelled:
                 # Queued before the device is back, so waiting for speech to end waits for it
                 # and stop() still drops it.
-                text = " ".join(interrupted.message.text.split())
-                self._queue.appendleft(self._utterance(interrupted.message, text))
+                self._queue.appendleft(self._utterance(interrupted.message, interrupted.key[0]))
         player = self._player
         deadline = now + player.stall_seconds
         while True:

@@ -28,8 +28,7 @@ __all__ = ["NATIVE_NOISE", "filter_native_stderr"]
 
 NATIVE_NOISE = re.compile(
     rb"^(Expression '.*' failed in '.*', line: \d+"
-    rb"|ALSA lib .*"
-    rb"|PaAlsaStream.*)\r?$"
+    rb"|ALSA lib .*)\r?$"
 )
 """Lines from PortAudio's ALSA host and from ALSA itself; nothing the game writes looks so."""
 
