@@ -128,7 +128,7 @@ class VoiceListener:
         self._language = language
         self._thread: threading.Thread | None = None
         self._stop = threading.Event()
-        self._reopened = threading.Event()
+        self._reopened = False  # set by _frames, read by _run: the listener's own thread
         self._pa: Any = None
         self._stream: Any = None
         self._output_lock = threading.Lock()
@@ -222,9 +222,7 @@ class VoiceListener:
             self._calibrate(endpointer)
             in_utterance = False
             for frame, captured in self._frames(frame_samples):
-                gap = self._reopened.is_set()
-                if gap:
-                    self._reopened.clear()
+                gap, self._reopened = self._reopened, False
                 if gap or self._deaf(captured - frame_s - 0.05, captured):
                     if in_utterance:
                         recognizer.abort()
@@ -306,7 +304,7 @@ class VoiceListener:
                 self._stop.wait(_REOPEN_RETRY_S)
                 continue
             self._stream = stream
-            self._reopened.set()  # words cut by the gap are dropped, not joined across it
+            self._reopened = True  # words cut by the gap are dropped, not joined across it
             return True
         return False
 
