@@ -247,6 +247,35 @@ def test_a_sound_server_that_restarts_mid_game_comes_back_for_voice_and_speech()
         server.stop()
 
 
+def test_a_frozen_sound_server_does_not_keep_the_game_from_exiting() -> None:
+    import os
+    import signal
+
+    from audio_server import start_audio_server
+
+    server = start_audio_server()  # its own, to freeze
+    pid = int((server.runtime / "pulse" / "pid").read_text().split()[0])
+    try:
+        with voice_game(server) as (process, lines, _):
+            assert lines.wait_for("Your turn: say turn", timeout=20), lines.lines
+            time.sleep(1.0)
+            frozen = time.monotonic()
+            os.kill(pid, signal.SIGSTOP)  # every PortAudio call on it now hangs, the read too
+            assert lines.wait_for("Speech is off:", timeout=15, after=frozen), lines.since(frozen)
+            assert process.stdin is not None
+            process.stdin.write("quit\nyes\n")
+            process.stdin.flush()
+            assert lines.wait_for("Goodbye.", timeout=10, after=frozen), lines.since(frozen)
+            try:
+                code = process.wait(20)  # it used to wait for ever, closing the microphone
+            except subprocess.TimeoutExpired:
+                pytest.fail("the game said goodbye but never exited")
+            assert code == 0
+    finally:
+        os.kill(pid, signal.SIGCONT)
+        server.stop()
+
+
 @pytest.mark.parametrize("headphones", [True, False])
 def test_with_headphones_a_command_said_over_the_game_is_heard_and_without_them_it_is_not(
         audio_server: AudioServer, headphones: bool) -> None:

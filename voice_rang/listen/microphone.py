@@ -19,7 +19,6 @@ own narration can never become a command.
 
 from __future__ import annotations
 
-import contextlib
 import math
 import threading
 import time
@@ -27,6 +26,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from ..commands import CommandSet
+from ..speech.devices import close_without_waiting
 from ..speech.devices import quiet_pyaudio as _quiet
 from .endpoint import Endpointer
 from .recognizer import MIN_GAP_MS, SAMPLE_RATE, Recognition, Recognizer
@@ -131,6 +131,7 @@ class VoiceListener:
         self._reopened = False  # set by _frames, read by _run: the listener's own thread
         self._pa: Any = None
         self._stream: Any = None
+        self._device_lock = threading.Lock()  # the listener and stop() both close
         self._output_lock = threading.Lock()
         self._speaking_since: float | None = None
         self._deaf_until = 0.0
@@ -182,18 +183,21 @@ class VoiceListener:
         self._close()
 
     def _close(self) -> None:
-        self._close_stream()
-        pa, self._pa = self._pa, None
-        if pa is not None:
-            with _quiet():
-                pa.terminate()
+        """Close the stream and PortAudio, waiting a second at most: a frozen sound server hangs
+        these calls (and the listener thread's read) for ever, and the game must still exit."""
+        with self._device_lock:
+            stream, self._stream = self._stream, None
+            pa, self._pa = self._pa, None
+        steps = [step for step in (stream and stream.stop_stream, stream and stream.close,
+                                   pa and pa.terminate) if step]
+        if steps:
+            close_without_waiting(*steps, name="microphone-close")
 
     def _close_stream(self) -> None:
-        stream, self._stream = self._stream, None
+        with self._device_lock:
+            stream, self._stream = self._stream, None
         if stream is not None:
-            with _quiet(), contextlib.suppress(Exception):
-                stream.stop_stream()
-                stream.close()
+            close_without_waiting(stream.stop_stream, stream.close, name="microphone-close")
 
     # ----- the loop ---------------------------------------------------------------------------
 

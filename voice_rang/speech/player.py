@@ -24,7 +24,6 @@ cushion behind the frame being played.
 from __future__ import annotations
 
 import array
-import contextlib
 import sys
 import threading
 import time
@@ -34,6 +33,7 @@ from typing import Any
 from .devices import (
     AudioDevice,
     DeviceNotFound,
+    close_without_waiting,
     find_output_device,
     list_devices,
     open_pyaudio,
@@ -309,19 +309,6 @@ class Player:
             pa = self._pa if terminate else None
             if terminate:
                 self._pa = None
-        if stream is None and pa is None:
-            return
-
-        def shut() -> None:
-            # No stderr redirection here: if closing hung, fd 2 would stay pointed at
-            # /dev/null for good. The ALSA error handler already keeps ALSA quiet.
-            if stream is not None:
-                with contextlib.suppress(Exception):
-                    stream.close()
-            if pa is not None:
-                with contextlib.suppress(Exception):
-                    pa.terminate()
-
-        closer = threading.Thread(target=shut, name="speech-close", daemon=True)
-        closer.start()
-        closer.join(timeout=1.0)
+        steps = [step for step in (stream and stream.close, pa and pa.terminate) if step]
+        if steps:
+            close_without_waiting(*steps, name="speech-close")
