@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import subprocess
 import tempfile
 import threading
@@ -127,6 +128,17 @@ class AudioServer:
              "--format=s16le", "--file-format=wav", str(path)],
             env=self.env,
         )
+
+    def freeze(self) -> None:
+        """Stop the daemon without ending it, as a stuck sound server: every call on it hangs
+        instead of failing. :meth:`thaw` lets it go on."""
+        os.kill(self._pid(), signal.SIGSTOP)
+
+    def thaw(self) -> None:
+        os.kill(self._pid(), signal.SIGCONT)
+
+    def _pid(self) -> int:
+        return int((self.runtime / "pulse" / "pid").read_text().split()[0])
 
     def restart(self) -> None:
         """Kill the daemon and start it again on the same socket, as a desktop's sound server

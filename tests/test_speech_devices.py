@@ -93,3 +93,23 @@ def test_doctor_with_a_missing_device_names_it_and_exits_1(audio_server: object)
     assert result.returncode == 1
     assert "No audio output named 'nonexistent speaker'" in result.stdout
     assert result.stderr == ""
+
+
+@pytest.mark.audio
+def test_doctor_on_a_frozen_sound_server_says_it_is_not_answering_and_exits_1() -> None:
+    from audio_server import start_audio_server
+
+    server = start_audio_server()  # its own, to freeze
+    server.freeze()  # espeak-ng's start and PortAudio's now hang instead of failing
+    try:
+        result = run_doctor(server.env)  # it used to hang for ever
+    finally:
+        server.thaw()
+        server.stop()
+    assert result.returncode == 1
+    assert result.stderr == ""
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("The sound system is not answering"), lines
+    assert sum("not answering" in line for line in lines) == 1, lines
+    assert not any(line.startswith(("No speaker", "No microphone")) for line in lines), lines
+    assert lines[-1].startswith("Speech output missing:")

@@ -283,10 +283,7 @@ def test_lost_device_is_reported_once_and_later_says_do_nothing(audio_server: ob
 
 
 def test_frozen_sound_server_is_reported_and_never_blocks_the_game(audio_server: object) -> None:
-    import signal
-
     with sound_server_of_its_own() as second:
-        pid = int((second.runtime / "pulse" / "pid").read_text().split()[0])
         lost = threading.Event()
         speech = SpeechOutput(on_failure=lambda reason: lost.set(), stall_timeout=2.5)
         activity = Activity()
@@ -294,7 +291,7 @@ def test_frozen_sound_server_is_reported_and_never_blocks_the_game(audio_server:
         try:
             speech.say(Message(LONG))
             assert activity.started.wait(timeout=5)
-            os.kill(pid, signal.SIGSTOP)  # the server hangs instead of going away
+            second.freeze()  # the server hangs instead of going away
             started = time.monotonic()
             speech.say(Message("Your turn.", Priority.URGENT))
             speech.stop()
@@ -304,7 +301,7 @@ def test_frozen_sound_server_is_reported_and_never_blocks_the_game(audio_server:
             assert speech.wait_until_done(timeout=1)
             assert [active for active, _ in activity.events].count(False) == len(activity.starts)
         finally:
-            os.kill(pid, signal.SIGCONT)
+            second.thaw()
             closing = time.monotonic()
             speech.close()
             assert time.monotonic() - closing < 2.5
@@ -313,10 +310,7 @@ def test_frozen_sound_server_is_reported_and_never_blocks_the_game(audio_server:
 def test_a_sound_server_that_pauses_and_comes_back_costs_a_sentence_not_the_voice(
     audio_server: object,
 ) -> None:
-    import signal
-
     with sound_server_of_its_own() as second:
-        pid = int((second.runtime / "pulse" / "pid").read_text().split()[0])
         failures: list[str] = []
         speech = SpeechOutput(on_failure=failures.append, stall_timeout=2.5)
         activity = Activity()
@@ -325,9 +319,9 @@ def test_a_sound_server_that_pauses_and_comes_back_costs_a_sentence_not_the_voic
             speech.say(Message(LONG))
             assert activity.started.wait(timeout=5)
             time.sleep(0.5)
-            os.kill(pid, signal.SIGSTOP)  # longer than the stall limit: the stream stops taking sound
+            second.freeze()  # longer than the stall limit: the stream stops taking sound
             time.sleep(3.0)
-            os.kill(pid, signal.SIGCONT)
+            second.thaw()
             assert speech.wait_until_done(timeout=20)
             speech.say(Message("Still here."))
             assert speech.wait_until_done(timeout=10)
@@ -336,5 +330,5 @@ def test_a_sound_server_that_pauses_and_comes_back_costs_a_sentence_not_the_voic
             assert spoken.count(" ".join(LONG.split())) == 2, spoken  # the cut sentence, said again
             assert spoken[-1] == "Still here."
         finally:
-            os.kill(pid, signal.SIGCONT)
+            second.thaw()
             speech.close()

@@ -248,19 +248,15 @@ def test_a_sound_server_that_restarts_mid_game_comes_back_for_voice_and_speech()
 
 
 def test_a_frozen_sound_server_does_not_keep_the_game_from_exiting() -> None:
-    import os
-    import signal
-
     from audio_server import start_audio_server
 
     server = start_audio_server()  # its own, to freeze
-    pid = int((server.runtime / "pulse" / "pid").read_text().split()[0])
     try:
         with voice_game(server) as (process, lines, _):
             assert lines.wait_for("Your turn: say turn", timeout=20), lines.lines
             time.sleep(1.0)
             frozen = time.monotonic()
-            os.kill(pid, signal.SIGSTOP)  # every PortAudio call on it now hangs, the read too
+            server.freeze()  # every PortAudio call on it now hangs, the microphone's read too
             assert lines.wait_for("Speech is off:", timeout=15, after=frozen), lines.since(frozen)
             assert process.stdin is not None
             process.stdin.write("quit\nyes\n")
@@ -272,7 +268,34 @@ def test_a_frozen_sound_server_does_not_keep_the_game_from_exiting() -> None:
                 pytest.fail("the game said goodbye but never exited")
             assert code == 0
     finally:
-        os.kill(pid, signal.SIGCONT)
+        server.thaw()
+        server.stop()
+
+
+def test_a_game_started_on_a_frozen_sound_server_says_so_and_plays_by_keyboard() -> None:
+    from audio_server import start_audio_server
+
+    server = start_audio_server()  # its own, to freeze
+    server.freeze()  # the synthesizer's and PortAudio's starts now hang instead of failing
+    try:
+        with voice_game(server) as (process, lines, _):
+            # It used to hang before its first line, silent, for ever.
+            assert lines.wait_for("Speech is off: The sound system is not answering", timeout=30), lines.lines
+            assert lines.wait_for("Voice commands are off: The sound system is not answering",
+                                  timeout=10), lines.lines
+            assert lines.wait_for("Your turn: say turn, or press space", timeout=10), lines.lines
+            assert process.stdin is not None
+            process.stdin.write("turn\n")
+            process.stdin.flush()
+            assert lines.wait_for("You: the ", timeout=10), lines.lines
+            process.stdin.write("quit\nyes\n")
+            process.stdin.flush()
+            assert process.wait(20) == 0
+            assert sum("not answering" in line for _, line in lines.lines) == 2, lines.lines
+            assert process.stderr is not None
+            assert process.stderr.read() == ""
+    finally:
+        server.thaw()
         server.stop()
 
 

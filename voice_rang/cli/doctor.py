@@ -51,29 +51,44 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _check(args: argparse.Namespace, say: Callable[[str], None]) -> int:
-    from voice_rang.speech.devices import AudioDevice, describe_devices, list_devices
+    from voice_rang.speech.devices import (
+        START_TIMEOUT_S,
+        AudioDevice,
+        SoundSystemNotAnswering,
+        answer_within,
+        describe_devices,
+        list_devices,
+        sound_system_stuck,
+    )
 
     synth_ok = _check_synthesizer(args, say)
 
     devices: list[AudioDevice] = []
-    try:
-        devices = list_devices()
-    except ImportError:
-        say("No PyAudio: install it with scripts/dev setup (it needs portaudio19-dev).")
-    except Exception as error:
-        say(f"Audio system failed to start ({error}): "
-            "check that PulseAudio or PipeWire is running, then run voice-rang doctor again.")
+    # A stuck sound server hangs the synthesizer's start too: then it was said once already, and
+    # "no speaker" or "no microphone" would mislead.
+    stuck = sound_system_stuck()
+    if not stuck:
+        try:
+            devices = answer_within(START_TIMEOUT_S, list_devices, name="doctor-devices")
+        except ImportError:
+            say("No PyAudio: install it with scripts/dev setup (it needs portaudio19-dev).")
+        except SoundSystemNotAnswering as error:
+            stuck = True
+            say(f"{error} Then run voice-rang doctor again.")
+        except Exception as error:
+            say(f"Audio system failed to start ({error}): "
+                "check that PulseAudio or PipeWire is running, then run voice-rang doctor again.")
 
     outputs = describe_devices(devices, output=True)
     inputs = describe_devices(devices, output=False)
     if outputs:
         say(f"Output devices: {outputs}.")
-    else:
+    elif not stuck:
         say("No speaker or headphones found: plug one in, or start PulseAudio or PipeWire, "
             "and run voice-rang doctor again; meanwhile play with your screen reader.")
     if inputs:
         say(f"Input devices: {inputs}.")
-    else:
+    elif not stuck:
         say("No microphone found: play by keyboard, or plug one in and run voice-rang doctor "
             "again.")
 
@@ -89,11 +104,16 @@ def _check(args: argparse.Namespace, say: Callable[[str], None]) -> int:
 
 
 def _check_synthesizer(args: argparse.Namespace, say: Callable[[str], None]) -> bool:
+    from voice_rang.speech.devices import START_TIMEOUT_S, SoundSystemNotAnswering, answer_within
     from voice_rang.speech.synth import SynthUnavailable, open_synthesizer
 
     try:
-        synth = open_synthesizer()
+        # espeak-ng connects to the sound server as it starts, so a frozen one hangs it
+        synth = answer_within(START_TIMEOUT_S, open_synthesizer, name="doctor-synth")
         voices = synth.voices()
+    except SoundSystemNotAnswering as error:
+        say(f"{error} Then run voice-rang doctor again.")
+        return False
     except SynthUnavailable as error:
         say(str(error))
         return False
@@ -132,7 +152,7 @@ def _check_speech(args: argparse.Namespace, say: Callable[[str], None]) -> bool:
 
     speech: Any = None
     try:
-        speech = SpeechOutput(voice=args.voice, device=_device_arg(args.device))
+        speech = SpeechOutput.open(voice=args.voice, device=_device_arg(args.device))
     except SpeechUnavailable as error:
         say(error.reason)
         return False

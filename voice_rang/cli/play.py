@@ -86,7 +86,8 @@ def open_speech(args: argparse.Namespace, outputs: TableOutputs, narrator: Narra
         outputs.say(narrator.say("answer", "speech_off", reason=reason))
 
     try:
-        speech = SpeechOutput(voice=args.voice, rate=args.rate, volume=args.volume, on_failure=lost)
+        speech = SpeechOutput.open(voice=args.voice, rate=args.rate, volume=args.volume,
+                                   on_failure=lost)
     except SpeechUnavailable as error:
         outputs.say(narrator.say("answer", "speech_off", reason=str(error)))
         return None
@@ -204,6 +205,7 @@ class VoiceStarter:
         try:
             from ..listen import MicrophoneUnavailable, VoiceListener
             from ..listen.microphone import TURN_TAKING_GAP_S
+            from ..speech.devices import START_TIMEOUT_S, SoundSystemNotAnswering, answer_within
         except ImportError as error:  # pragma: no cover - broken installation
             self._say("answer", "voice_off", reason=f"{error}.")
             self._gave_up()
@@ -239,8 +241,9 @@ class VoiceStarter:
             if self._speech.is_speaking:
                 listener.set_output_activity(True, time.monotonic())
         try:
-            listener.start()
-        except MicrophoneUnavailable as problem:
+            answer_within(START_TIMEOUT_S, listener.start, name="voice-open",
+                          discard=lambda _: listener.stop())
+        except (MicrophoneUnavailable, SoundSystemNotAnswering) as problem:
             self._say("answer", "voice_off", reason=str(problem))
             self._gave_up()
             return

@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from ..commands import CommandSet
-from ..speech.devices import close_without_waiting
+from ..speech.devices import SoundSystemNotAnswering, close_without_waiting, open_pyaudio
 from ..speech.devices import quiet_pyaudio as _quiet
 from .endpoint import Endpointer
 from .recognizer import MIN_GAP_MS, SAMPLE_RATE, Recognition, Recognizer
@@ -320,8 +320,10 @@ class _MicrophoneLost(Exception):
 def _open_microphone(pyaudio: Any, mic: str | int | None) -> tuple[Any, Any]:
     """PortAudio and an open 16 kHz mono input stream on ``mic``; :class:`MicrophoneUnavailable`
     with one sentence if it can't."""
-    with _quiet():
-        pa = pyaudio.PyAudio()
+    try:
+        pa = open_pyaudio()  # one start at a time; a frozen sound server is caught, not waited on
+    except SoundSystemNotAnswering as error:
+        raise MicrophoneUnavailable(str(error)) from None
     try:
         return pa, _open_stream(pyaudio, pa, mic)
     except MicrophoneUnavailable:

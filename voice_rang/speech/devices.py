@@ -18,14 +18,18 @@ import ctypes.util
 import os
 import sys
 import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 __all__ = [
+    "START_TIMEOUT_S",
     "AudioDevice",
     "DeviceNotFound",
+    "SoundSystemNotAnswering",
+    "answer_within",
     "close_without_waiting",
     "describe_devices",
     "find_output_device",
@@ -33,6 +37,7 @@ __all__ = [
     "open_pyaudio",
     "quiet_pyaudio",
     "silence_alsa_errors",
+    "sound_system_stuck",
     "terminate_pyaudio",
 ]
 
@@ -148,16 +153,116 @@ does not start until it is full: speech then begins late and a stop leaves a lon
 Measured here: constructing speech output dropped from 1.8 s to 0.12 s."""
 
 
+START_TIMEOUT_S = 10.0
+"""How long starting PortAudio (or a whole speech output, or a microphone) may take before the
+sound system is taken to be stuck. Here it takes a quarter of a second; a slow machine may need
+a few, and a false alarm would cost speech for the whole game."""
+
+_start_lock = threading.Lock()
+_start_began = 0.0
+"""When the PortAudio start now holding ``_start_lock`` began."""
+
+_abandoned: list[threading.Thread] = []
+"""Starts :func:`answer_within` gave up on; the sound system is stuck while one still runs."""
+_abandoned_lock = threading.Lock()
+
+_T = TypeVar("_T")
+
+
+class SoundSystemNotAnswering(Exception):
+    """The sound server took the connection and never answered (frozen, stuck): every PortAudio
+    call on it hangs instead of failing."""
+
+    def __init__(self) -> None:
+        super().__init__("The sound system is not answering (is PulseAudio or PipeWire stuck? "
+                         "restarting it may help).")
+
+
 def open_pyaudio() -> Any:
     """A started ``pyaudio.PyAudio`` instance, without the start-up noise.
 
-    Raises ``ImportError`` when PyAudio (or PortAudio) is not installed.
+    Starts are taken one at a time (PortAudio's start is not safe from two threads at once). A
+    start still hanging after :data:`START_TIMEOUT_S` means a frozen sound server: the next
+    caller gets :class:`SoundSystemNotAnswering` instead of hanging behind it. Raises
+    ``ImportError`` when PyAudio (or PortAudio) is not installed.
     """
+    global _start_began
     import pyaudio
 
+    if sound_system_stuck():
+        raise SoundSystemNotAnswering()
     os.environ.setdefault("PULSE_LATENCY_MSEC", PULSE_LATENCY_MS)
-    with quiet_pyaudio():
-        return pyaudio.PyAudio()
+    wait = START_TIMEOUT_S
+    if _start_lock.locked():
+        wait = max(0.0, _start_began + START_TIMEOUT_S - time.monotonic())
+    if not _start_lock.acquire(timeout=wait):
+        raise SoundSystemNotAnswering()
+    try:
+        _start_began = time.monotonic()
+        with quiet_pyaudio():
+            return pyaudio.PyAudio()
+    finally:
+        _start_lock.release()
+
+
+def sound_system_stuck() -> bool:
+    """Whether a start :func:`answer_within` gave up on is still hanging (a frozen server)."""
+    with _abandoned_lock:
+        _abandoned[:] = [worker for worker in _abandoned if worker.is_alive()]
+        return bool(_abandoned)
+
+
+def answer_within(seconds: float, start: Callable[[], _T], *, name: str,
+                  discard: Callable[[_T], object] | None = None) -> _T:
+    """``start()`` run on a daemon thread: what it returns or raises, if that comes within
+    ``seconds``; else :class:`SoundSystemNotAnswering`, and what it returns later is handed to
+    ``discard`` (to close it). For opening devices: a frozen sound server hangs PortAudio for
+    ever, and a game that says nothing and shows nothing is the worst a blind player can meet.
+
+    >>> answer_within(1.0, lambda: 42, name="demo")
+    42
+    >>> late = []
+    >>> answer_within(0.05, lambda: time.sleep(0.2) or "stream", name="demo", discard=late.append)
+    ... # doctest: +IGNORE_EXCEPTION_DETAIL
+    Traceback (most recent call last):
+    SoundSystemNotAnswering: The sound system is not answering
+    >>> sound_system_stuck()
+    True
+    >>> time.sleep(0.3); late, sound_system_stuck()
+    (['stream'], False)
+    """
+    if sound_system_stuck():  # the next start would hang behind it, or start PortAudio twice
+        raise SoundSystemNotAnswering()
+    lock = threading.Lock()
+    outcome: list[Any] = []
+    abandoned = False
+
+    def run() -> None:
+        try:
+            result: Any = ("value", start())
+        except BaseException as error:  # handed to the caller, whatever it is
+            result = ("error", error)
+        with lock:
+            late = abandoned
+            if not late:
+                outcome.append(result)
+        if late and result[0] == "value" and discard is not None:
+            with suppress(Exception):
+                discard(result[1])
+
+    worker = threading.Thread(target=run, name=name, daemon=True)
+    worker.start()
+    worker.join(timeout=seconds)
+    with lock:
+        if not outcome:
+            abandoned = True
+            with _abandoned_lock:
+                _abandoned.append(worker)
+            raise SoundSystemNotAnswering()
+    kind, value = outcome[0]
+    if kind == "error":
+        raise value
+    return value  # type: ignore[no-any-return]
 
 
 def terminate_pyaudio(pa: Any) -> None:

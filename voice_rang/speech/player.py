@@ -33,6 +33,7 @@ from typing import Any
 from .devices import (
     AudioDevice,
     DeviceNotFound,
+    SoundSystemNotAnswering,
     close_without_waiting,
     find_output_device,
     list_devices,
@@ -126,6 +127,8 @@ class Player:
             raise PlayerUnavailable(
                 "PyAudio is not installed: run scripts/dev setup, or play with your screen reader."
             ) from error
+        except SoundSystemNotAnswering as error:
+            raise PlayerUnavailable(f"{error} Play with your screen reader.") from error
         except Exception as error:
             raise PlayerUnavailable(
                 f"The audio system would not start ({error}): play with your screen reader."

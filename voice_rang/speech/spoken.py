@@ -34,8 +34,10 @@ import time
 from collections import OrderedDict, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..messages import Message, Priority
+from .devices import START_TIMEOUT_S, SoundSystemNotAnswering, answer_within
 from .player import STALL_SECONDS, PlaybackError, Player, PlayerUnavailable
 from .synth import Synthesizer, SynthUnavailable, open_synthesizer
 
@@ -173,6 +175,17 @@ class SpeechOutput:
         self._synth_thread.start()
         self._play_thread.start()
         self._watchdog_thread.start()
+
+    @classmethod
+    def open(cls, *, timeout: float = START_TIMEOUT_S, **options: Any) -> SpeechOutput:
+        """``SpeechOutput(**options)``, or :class:`SpeechUnavailable` if the sound system does
+        not answer within ``timeout`` seconds (a frozen server hangs PortAudio for ever; one
+        that answers late is closed)."""
+        try:
+            return answer_within(timeout, lambda: cls(**options), name="speech-open",
+                                 discard=lambda speech: speech.close())
+        except SoundSystemNotAnswering as error:
+            raise SpeechUnavailable(f"{error} Play with your screen reader.") from None
 
     # ----- what the game loop calls ------------------------------------------------------------
 
