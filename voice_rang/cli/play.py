@@ -203,7 +203,7 @@ class VoiceStarter:
 
     def _run(self) -> None:
         try:
-            from ..listen import MicrophoneUnavailable, VoiceListener
+            from ..listen import MicrophoneUnavailable, Recognizer, VoiceListener
             from ..listen.microphone import TURN_TAKING_GAP_S
             from ..speech.devices import START_TIMEOUT_S, SoundSystemNotAnswering, answer_within
         except ImportError as error:  # pragma: no cover - broken installation
@@ -233,7 +233,9 @@ class VoiceStarter:
                                  on_too_noisy=too_noisy,
                                  on_error=failed, on_speech_start=lambda: self._inbox.put(BARGE_IN),
                                  on_speech_end=lambda: self._inbox.put(SPEECH_ENDED),
-                                 mic=mic, allowed=self._table.valid_commands)
+                                 mic=mic, allowed=self._table.valid_commands,
+                                 # loaded here, so that only opening the device is timed below
+                                 recognizer=Recognizer(self._commands, language=self._args.lang))
         half_duplex = self._speech is not None and not self._args.headphones
         if half_duplex:
             # Half duplex from the first word: the game may already be talking.
