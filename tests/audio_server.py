@@ -9,6 +9,7 @@ Used by the ``audio_server`` fixture in ``conftest.py`` and by the benchmarks.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import signal
@@ -70,7 +71,7 @@ class AudioServer:
     def say_and_mark(self, pcm16_mono_16k: bytes) -> tuple[float, threading.Event, list[float]]:
         """Queue audio; also returns an event set, with the exact monotonic time appended to the
         list, when the chunk holding its last sample has been written to the microphone."""
-        done, when = threading.Event(), []
+        done, when = threading.Event(), list[float]()
         with self._lock:
             pending = sum(len(chunk) for chunk in self._queue)
             self._queue.append(pcm16_mono_16k)
@@ -163,6 +164,8 @@ class AudioServer:
 
     def stop(self) -> None:
         self._stop_feeding()
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            self.thaw()  # a frozen daemon would not act on being told to end
         subprocess.run(["pulseaudio", "--kill"], env=self.env, check=False,
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         shutil.rmtree(self.runtime, ignore_errors=True)

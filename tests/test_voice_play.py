@@ -42,6 +42,22 @@ def voice_game(server: AudioServer, *extra: str) -> Iterator[tuple[subprocess.Po
         speaker.stop()
 
 
+@contextmanager
+def voice_game_on_its_own_server(*extra: str) -> Iterator[tuple[AudioServer, subprocess.Popen[str], LineWatch]]:
+    """A spoken, listening game on a sound server of its own (to kill, freeze or restart), a
+    second after the host's first turn was offered."""
+    from audio_server import start_audio_server
+
+    server = start_audio_server()
+    try:
+        with voice_game(server, *extra) as (process, lines, _):
+            assert lines.wait_for("Your turn: say turn", timeout=20), lines.lines
+            time.sleep(1.0)
+            yield server, process, lines
+    finally:
+        server.stop()
+
+
 def settle(lines: LineWatch, speaker: SpeakerWatch) -> None:
     assert lines.wait_for("Listening: say turn", timeout=20), lines.lines
     assert lines.wait_for("Your turn: say turn", timeout=20), lines.lines
@@ -192,32 +208,24 @@ def test_without_listening_nothing_is_said_about_the_microphone(audio_server: Au
 
 
 def test_a_sound_server_that_dies_mid_game_costs_one_line_each_and_play_goes_on_by_keyboard() -> None:
-    from audio_server import start_audio_server
-
-    server = start_audio_server()  # its own, to kill
-    try:
-        with voice_game(server) as (process, lines, _):
-            assert lines.wait_for("Your turn: say turn", timeout=20), lines.lines
-            time.sleep(1.0)
-            gone = time.monotonic()
-            subprocess.run(["pulseaudio", "--kill"], env=server.env, check=False)
-            assert lines.wait_for("Voice commands are off:", timeout=10, after=gone), lines.since(gone)
-            assert lines.wait_for("Speech is off:", timeout=15, after=gone), lines.since(gone)
-            assert process.stdin is not None
-            process.stdin.write("turn\n")
-            process.stdin.flush()
-            assert lines.wait_for("You: the ", timeout=10, after=gone), lines.since(gone)
-            process.stdin.write("quit\nyes\n")
-            process.stdin.flush()
-            assert process.wait(10) == 0
-            after = lines.since(gone)
-            assert sum(line.startswith("Voice commands are off") for line in after) == 1, after
-            assert sum(line.startswith("Speech is off") for line in after) == 1, after
-            assert not any("Errno" in line or "host error" in line for line in after), after
-            assert process.stderr is not None
-            assert process.stderr.read() == ""  # none of PortAudio's own complaints
-    finally:
-        server.stop()
+    with voice_game_on_its_own_server() as (server, process, lines):
+        gone = time.monotonic()
+        subprocess.run(["pulseaudio", "--kill"], env=server.env, check=False)
+        assert lines.wait_for("Voice commands are off:", timeout=10, after=gone), lines.since(gone)
+        assert lines.wait_for("Speech is off:", timeout=15, after=gone), lines.since(gone)
+        assert process.stdin is not None
+        process.stdin.write("turn\n")
+        process.stdin.flush()
+        assert lines.wait_for("You: the ", timeout=10, after=gone), lines.since(gone)
+        process.stdin.write("quit\nyes\n")
+        process.stdin.flush()
+        assert process.wait(10) == 0
+        after = lines.since(gone)
+        assert sum(line.startswith("Voice commands are off") for line in after) == 1, after
+        assert sum(line.startswith("Speech is off") for line in after) == 1, after
+        assert not any("Errno" in line or "host error" in line for line in after), after
+        assert process.stderr is not None
+        assert process.stderr.read() == ""  # none of PortAudio's own complaints
 
 
 def test_a_sound_server_that_restarts_mid_game_comes_back_for_voice_and_speech() -> None:
@@ -248,28 +256,19 @@ def test_a_sound_server_that_restarts_mid_game_comes_back_for_voice_and_speech()
 
 
 def test_a_frozen_sound_server_does_not_keep_the_game_from_exiting() -> None:
-    from audio_server import start_audio_server
-
-    server = start_audio_server()  # its own, to freeze
-    try:
-        with voice_game(server) as (process, lines, _):
-            assert lines.wait_for("Your turn: say turn", timeout=20), lines.lines
-            time.sleep(1.0)
-            frozen = time.monotonic()
-            server.freeze()  # every PortAudio call on it now hangs, the microphone's read too
-            assert lines.wait_for("Speech is off:", timeout=15, after=frozen), lines.since(frozen)
-            assert process.stdin is not None
-            process.stdin.write("quit\nyes\n")
-            process.stdin.flush()
-            assert lines.wait_for("Goodbye.", timeout=10, after=frozen), lines.since(frozen)
-            try:
-                code = process.wait(20)  # it used to wait for ever, closing the microphone
-            except subprocess.TimeoutExpired:
-                pytest.fail("the game said goodbye but never exited")
-            assert code == 0
-    finally:
-        server.thaw()
-        server.stop()
+    with voice_game_on_its_own_server() as (server, process, lines):
+        frozen = time.monotonic()
+        server.freeze()  # every PortAudio call on it now hangs, the microphone's read too
+        assert lines.wait_for("Speech is off:", timeout=15, after=frozen), lines.since(frozen)
+        assert process.stdin is not None
+        process.stdin.write("quit\nyes\n")
+        process.stdin.flush()
+        assert lines.wait_for("Goodbye.", timeout=10, after=frozen), lines.since(frozen)
+        try:
+            code = process.wait(20)  # it used to wait for ever, closing the microphone
+        except subprocess.TimeoutExpired:
+            pytest.fail("the game said goodbye but never exited")
+        assert code == 0
 
 
 def test_a_game_started_on_a_frozen_sound_server_says_so_and_plays_by_keyboard() -> None:
@@ -295,7 +294,6 @@ def test_a_game_started_on_a_frozen_sound_server_says_so_and_plays_by_keyboard()
             assert process.stderr is not None
             assert process.stderr.read() == ""
     finally:
-        server.thaw()
         server.stop()
 
 
