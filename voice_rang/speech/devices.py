@@ -18,7 +18,6 @@ import ctypes.util
 import os
 import sys
 import threading
-import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
@@ -159,8 +158,7 @@ sound system is taken to be stuck. Here it takes a quarter of a second; a slow m
 a few, and a false alarm would cost speech for the whole game."""
 
 _start_lock = threading.Lock()
-_start_began = 0.0
-"""When the PortAudio start now holding ``_start_lock`` began."""
+"""PortAudio's start is not safe from two threads at once."""
 
 _abandoned: list[threading.Thread] = []
 """Starts :func:`answer_within` gave up on; the sound system is stuck while one still runs."""
@@ -181,28 +179,17 @@ class SoundSystemNotAnswering(Exception):
 def open_pyaudio() -> Any:
     """A started ``pyaudio.PyAudio`` instance, without the start-up noise.
 
-    Starts are taken one at a time (PortAudio's start is not safe from two threads at once). A
-    start still hanging after :data:`START_TIMEOUT_S` means a frozen sound server: the next
-    caller gets :class:`SoundSystemNotAnswering` instead of hanging behind it. Raises
-    ``ImportError`` when PyAudio (or PortAudio) is not installed.
+    Starts are taken one at a time. While a start that :func:`answer_within` gave up on still
+    hangs (a frozen sound server), :class:`SoundSystemNotAnswering` comes at once instead of a
+    second hang behind it. Raises ``ImportError`` when PyAudio (or PortAudio) is not installed.
     """
-    global _start_began
     import pyaudio
 
     if sound_system_stuck():
         raise SoundSystemNotAnswering()
     os.environ.setdefault("PULSE_LATENCY_MSEC", PULSE_LATENCY_MS)
-    wait = START_TIMEOUT_S
-    if _start_lock.locked():
-        wait = max(0.0, _start_began + START_TIMEOUT_S - time.monotonic())
-    if not _start_lock.acquire(timeout=wait):
-        raise SoundSystemNotAnswering()
-    try:
-        _start_began = time.monotonic()
-        with quiet_pyaudio():
-            return pyaudio.PyAudio()
-    finally:
-        _start_lock.release()
+    with _start_lock, quiet_pyaudio():
+        return pyaudio.PyAudio()
 
 
 def sound_system_stuck() -> bool:
@@ -221,6 +208,7 @@ def answer_within(seconds: float, start: Callable[[], _T], *, name: str,
 
     >>> answer_within(1.0, lambda: 42, name="demo")
     42
+    >>> import time
     >>> late = []
     >>> answer_within(0.05, lambda: time.sleep(0.2) or "stream", name="demo", discard=late.append)
     ... # doctest: +IGNORE_EXCEPTION_DETAIL
