@@ -454,3 +454,32 @@ def test_wav_reader_names_what_is_wrong(tmp_path: Path) -> None:
     cut_short.write_bytes(b"junk\n")
     with pytest.raises(WavError, match=r"^is not a readable WAV file; save it as a 16-bit PCM WAV$"):
         read_wav_16k(cut_short)
+
+
+def test_every_decoder_hears_through_its_own_warp_whatever_was_built_before_it() -> None:
+    # pocketsphinx keeps the warp in process-wide state: a decoder built without one switched it
+    # off, and the same warp given again was not read again, so it stayed off.
+    import pocketsphinx
+
+    from voice_rang.listen.recognizer import _FrontEnds
+
+    sweep = array.array("h", (int(8000 * math.sin(math.tau * (300 + 2000 * t) * t))
+                              for t in (i / 16000 for i in range(16000)))).tobytes()
+    options = {"loglevel": "FATAL", "samprate": 16000}
+
+    def mean_heard(decoder: pocketsphinx.Decoder) -> str:
+        decoder.start_utt()
+        decoder.process_raw(sweep, full_utt=True)
+        decoder.end_utt()
+        return str(decoder.get_cmn())
+
+    first = _FrontEnds.decoder(1.4, **options)
+    second = _FrontEnds.decoder(1.4, **options)
+    plain = _FrontEnds.decoder(1.0, **options)
+    after_plain = _FrontEnds.decoder(1.4, **options)
+    _FrontEnds.rebuild(second, 1.4)  # as each new stream does
+    pocketsphinx.Decoder(**options)  # one made elsewhere, without a warp, switches warping off
+    _FrontEnds.rebuild(after_plain, 1.4)
+    warped = {mean_heard(d) for d in (first, second, after_plain)}
+    assert len(warped) == 1, warped
+    assert warped != {mean_heard(plain)}

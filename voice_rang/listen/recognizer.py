@@ -235,6 +235,52 @@ class Grammar:
         return Completion.PREFIX if longer else Completion.NONE
 
 
+class _FrontEnds:
+    """Builds every decoder's front end, so that each really hears through its own warp.
+
+    pocketsphinx keeps the vocal tract warp in process-wide state (``fe_warp_inverse_linear.c``):
+    every decoder made or rebuilt without a warp switches warping off for all, and a warp given
+    as the same text as the last one parsed is not parsed again, so it stays off. Each front end
+    builds its filter bank from that state when it is (re)built. Left alone, a lone warped
+    decoder, or the second of two with the same warp, silently heard the plain model whenever a
+    decoder without a warp had been built just before. Here every build is serialised, and a
+    warp is always given as text that differs from the last parsed ("1.4", then "1.4 "), so it
+    is parsed again.
+    """
+
+    _lock = threading.Lock()
+    _last_parsed = ""
+
+    @classmethod
+    def decoder(cls, warp: float, **options: Any) -> Any:
+        """A pocketsphinx ``Decoder`` whose front end warps by ``warp`` (1.0: not at all)."""
+        import pocketsphinx
+
+        with cls._lock:
+            ps = pocketsphinx.Decoder(**options)
+            cls._rebuild(ps, warp)
+            return ps
+
+    @classmethod
+    def rebuild(cls, ps: Any, warp: float) -> None:
+        """Rebuild ``ps``'s front end (after a config change), keeping its warp."""
+        with cls._lock:
+            cls._rebuild(ps, warp)
+
+    @classmethod
+    def _rebuild(cls, ps: Any, warp: float) -> None:
+        if warp != 1.0:
+            # Front-end settings must go through the config and reinit_feat(): as Decoder
+            # arguments they are overridden by the model's feat.params.
+            text = f"{warp:g}"
+            if text == cls._last_parsed:
+                text += " "  # read as the same number, but parsed again
+            ps.config["warp_type"] = "inverse_linear"
+            ps.config["warp_params"] = text
+            cls._last_parsed = text
+        ps.reinit_feat()
+
+
 class _Decoder:
     """One pocketsphinx decoder with a command-or-garbage grammar per allowed set."""
 
@@ -248,16 +294,10 @@ class _Decoder:
         self.garbage_logp = garbage_logp
         self.entry_logp = entry_logp
         self.warp = warp
-        self.ps = pocketsphinx.Decoder(
-            hmm=pocketsphinx.get_model_path("en-us/en-us"), dict=dictionary,
+        self.ps = _FrontEnds.decoder(
+            warp, hmm=pocketsphinx.get_model_path("en-us/en-us"), dict=dictionary,
             lm=None, bestpath=False, loglevel="FATAL", samprate=SAMPLE_RATE,
         )
-        if warp != 1.0:
-            # Front-end settings must go through the config and reinit_feat(): as Decoder
-            # arguments they are overridden by the model's feat.params.
-            self.ps.config["warp_type"] = "inverse_linear"
-            self.ps.config["warp_params"] = f"{warp:g}"
-            self.ps.reinit_feat()
         self.lw = float(self.ps.config["lw"])
         self._searches: dict[frozenset[str] | None, str] = {}
         self._grammars: list[object] = []
@@ -318,7 +358,7 @@ class _Decoder:
         ``set_cmn`` alone leaves the noise-removal state behind, and the decoder writes its running
         mean back into ``cmninit``, so both are restored or decoding would depend on history."""
         self.ps.config["cmninit"] = self._cmninit
-        self.ps.reinit_feat()
+        _FrontEnds.rebuild(self.ps, self.warp)
 
     def start(self, allowed: frozenset[str] | None) -> None:
         name = self.build(allowed)
