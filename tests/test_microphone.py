@@ -13,7 +13,7 @@ from audio_server import AudioServer
 from speech_samples import with_white_noise
 
 from voice_rang.commands import CommandSet
-from voice_rang.listen.microphone import MicrophoneUnavailable, VoiceListener
+from voice_rang.listen.microphone import HUNG_AFTER_S, MicrophoneUnavailable, VoiceListener
 from voice_rang.listen.recognizer import Recognition, Recognizer
 
 pytestmark = [
@@ -165,3 +165,38 @@ def test_an_unknown_microphone_name_is_one_clear_sentence(audio_server: AudioSer
     message = str(caught.value)
     assert message.startswith("There is no microphone called 'no such microphone anywhere'")
     assert "\n" not in message and message.endswith(".")
+
+
+@pytest.mark.slow
+def test_a_microphone_whose_sound_server_freezes_is_given_up_on_with_one_sentence(
+        audio_server: AudioServer, recognizer: Recognizer, monkeypatch: pytest.MonkeyPatch) -> None:
+    from audio_server import start_audio_server
+
+    del audio_server  # only to check that PulseAudio can run here
+    server = start_audio_server()  # its own, to freeze
+    try:
+        for key, value in server.env.items():
+            monkeypatch.setenv(key, value)
+        calls = Calls()
+        listener = VoiceListener(CommandSet.load("en"), on_command=calls.command,
+                                 on_error=calls.error, recognizer=recognizer)
+        listener.start()
+        time.sleep(1.0)
+        assert calls.errors == []  # a quiet room sends silence, which is not a hung microphone
+        frozen = time.monotonic()
+        server.freeze()  # the stream stays open and the read never returns, with no error
+        assert calls.changed.wait(HUNG_AFTER_S + 5), "a frozen microphone was never reported"
+        took = time.monotonic() - frozen
+        assert HUNG_AFTER_S - 1 <= took <= HUNG_AFTER_S + 5, took
+        assert calls.errors == [calls.errors[0]]
+        assert calls.errors[0].startswith("The microphone stopped sending sound")
+        stopping = time.monotonic()
+        listener.stop()
+        assert time.monotonic() - stopping < 5
+        # The server comes back: the hung read returns into a stream nobody freed under it (that
+        # used to corrupt the heap and crash the process), and nothing more is reported.
+        server.thaw()
+        time.sleep(1.5)
+        assert len(calls.errors) == 1
+    finally:
+        server.stop()

@@ -255,11 +255,15 @@ def test_a_sound_server_that_restarts_mid_game_comes_back_for_voice_and_speech()
         server.stop()
 
 
-def test_a_frozen_sound_server_does_not_keep_the_game_from_exiting() -> None:
+def test_a_sound_server_freezing_mid_game_turns_speech_and_voice_off_and_the_game_still_exits(
+        ) -> None:
     with voice_game_on_its_own_server() as (server, process, lines):
         frozen = time.monotonic()
         server.freeze()  # every PortAudio call on it now hangs, the microphone's read too
         assert lines.wait_for("Speech is off:", timeout=15, after=frozen), lines.since(frozen)
+        # No error ever comes from a frozen server: the microphone just stops sending.
+        assert lines.wait_for("Voice commands are off: The microphone stopped sending sound",
+                              timeout=15, after=frozen), lines.since(frozen)
         assert process.stdin is not None
         process.stdin.write("quit\nyes\n")
         process.stdin.flush()
@@ -269,6 +273,7 @@ def test_a_frozen_sound_server_does_not_keep_the_game_from_exiting() -> None:
         except subprocess.TimeoutExpired:
             pytest.fail("the game said goodbye but never exited")
         assert code == 0
+        assert sum("Voice commands are off" in line for _, line in lines.lines) == 1, lines.lines
 
 
 def test_a_game_started_on_a_frozen_sound_server_says_so_and_plays_by_keyboard() -> None:

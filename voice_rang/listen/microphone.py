@@ -8,9 +8,10 @@ when it heard a command but the room is too noisy to trust it,
 ``on_speech_start()`` when speech begins (so the game can stop talking and wait),
 ``on_speech_end()`` when those words are done with (after any of the calls above, or when they
 were cut off), and ``on_error(sentence)`` once if the microphone fails and cannot be opened
-again (then the listener stops and the game goes on by keyboard). A microphone that fails is
-reopened first, for a few seconds, once a minute at most: a sound server that restarts costs a
-moment of deafness, not voice play.
+again, or hangs (then the listener stops and the game goes on by keyboard). A microphone that
+fails is reopened first, for a few seconds, once a minute at most: a sound server that restarts
+costs a moment of deafness, not voice play. One that hangs is given up on after
+:data:`HUNG_AFTER_S`: a sound server that freezes never reports an error, it just stops sending.
 
 Half-duplex: the speech output reports when it plays (:meth:`VoiceListener.set_output_activity`);
 audio captured while it plays and for a tail after never reaches the recogniser, so the game's
@@ -31,8 +32,8 @@ from ..speech.devices import quiet_pyaudio as _quiet
 from .endpoint import Endpointer
 from .recognizer import MIN_GAP_MS, SAMPLE_RATE, Recognition, Recognizer
 
-__all__ = ["ECHO_TAIL_S", "TURN_TAKING_GAP_S", "MicrophoneUnavailable", "VoiceListener",
-           "find_microphone"]
+__all__ = ["ECHO_TAIL_S", "HUNG_AFTER_S", "TURN_TAKING_GAP_S", "MicrophoneUnavailable",
+           "VoiceListener", "find_microphone"]
 
 FRAME_MS = 20
 ECHO_TAIL_S = 0.3
@@ -43,6 +44,12 @@ REOPEN_FOR_S = 4.0
 REOPEN_INTERVAL_S = 60.0
 """A microphone that fails again this soon after being reopened is given up on."""
 _REOPEN_RETRY_S = 0.5
+
+HUNG_AFTER_S = 5.0
+"""A read from the microphone that has not returned after this long is hung. A frame is due every
+20 ms, so this is no slow machine: it is a sound server that froze with the stream open (stopped,
+or stuck), which never answers and never fails."""
+_WATCH_EVERY_S = 0.5
 
 TURN_TAKING_GAP_S = ECHO_TAIL_S + 0.9
 """Silence a listening, talking game leaves after it stops talking before a card turns by itself
@@ -132,6 +139,8 @@ class VoiceListener:
         self._pa: Any = None
         self._stream: Any = None
         self._device_lock = threading.Lock()  # the listener and stop() both close
+        self._ending = threading.Lock()  # the microphone is given up on once, never after stop()
+        self._reading_since: float | None = None  # when the read now waiting began (watchdog)
         self._output_lock = threading.Lock()
         self._speaking_since: float | None = None
         self._deaf_until = 0.0
@@ -166,25 +175,36 @@ class VoiceListener:
             import pyaudio
         except ImportError:
             raise MicrophoneUnavailable("Voice input needs PyAudio, which is not installed; "
-                                        "play by keyboard or install it.") from None
+                                        "install it to play by voice.") from None
         if self._recognizer is None:
             self._recognizer = Recognizer(self.commands, language=self._language)
         self._pa, self._stream = _open_microphone(pyaudio, self.mic)
         self._stop.clear()
+        self._reading_since = time.monotonic()  # the calibration reads before the first frame
         self._thread = threading.Thread(target=self._run, name="voice-listener", daemon=True)
         self._thread.start()
+        threading.Thread(target=self._watch, name="voice-watchdog", daemon=True).start()
 
     def stop(self) -> None:
-        """Stop listening and close the microphone (safe to call twice)."""
-        self._stop.set()
+        """Stop listening and close the microphone (safe to call twice; never hangs).
+
+        A listener thread still stuck in a read after two seconds (a frozen sound server) is left
+        to close the microphone itself if that read ever returns: closing the stream under a
+        read in progress frees what PortAudio is reading into, and the process crashes.
+        """
+        with self._ending:
+            self._stop.set()
         thread, self._thread = self._thread, None
         if thread is not None and thread is not threading.current_thread():
             thread.join(timeout=2)
+            if thread.is_alive():
+                return
         self._close()
 
     def _close(self) -> None:
         """Close the stream and PortAudio, waiting a second at most: a frozen sound server hangs
-        these calls (and the listener thread's read) for ever, and the game must still exit."""
+        these calls for ever, and the game must still exit. Only the thread that reads the
+        stream, or any thread once that one has ended, may call this."""
         with self._device_lock:
             stream, self._stream = self._stream, None
             pa, self._pa = self._pa, None
@@ -259,10 +279,27 @@ class VoiceListener:
                             self.on_unsure(result)
                         self._speech_ended()
         except _MicrophoneLost as lost:
-            if self.on_error is not None and not self._stop.is_set():
-                self.on_error(str(lost))
+            self._give_up(str(lost))
         finally:
             self._close()
+
+    def _give_up(self, sentence: str) -> None:
+        """Stop listening and say why, once; not after :meth:`stop` (the game is ending)."""
+        with self._ending:
+            if self._stop.is_set():
+                return
+            self._stop.set()
+        if self.on_error is not None:
+            self.on_error(sentence)
+
+    def _watch(self) -> None:
+        """Give up on a microphone whose read has hung for :data:`HUNG_AFTER_S`. The listener's
+        own thread cannot: it is the one stuck in the read, until the sound server answers."""
+        while not self._stop.wait(_WATCH_EVERY_S):
+            since = self._reading_since
+            if since is not None and time.monotonic() - since > HUNG_AFTER_S:
+                self._give_up(_HUNG)  # the listener closes the stream if its read returns
+                return
 
     def _speech_ended(self) -> None:
         if self.on_speech_end is not None:
@@ -277,8 +314,13 @@ class VoiceListener:
             if stream is None:
                 return
             try:
+                self._reading_since = time.monotonic()
                 data = bytes(stream.read(frame_samples, exception_on_overflow=False))
+                self._reading_since = None
+                if self._stop.is_set():  # given up on, or stopped, while the read hung
+                    return
             except (OSError, ValueError, AttributeError) as error:
+                self._reading_since = None
                 if self._stop.is_set():
                     return
                 now = time.monotonic()
@@ -313,6 +355,10 @@ class VoiceListener:
         return False
 
 
+_HUNG = ("The microphone stopped sending sound (is the sound system stuck? restarting PulseAudio "
+         "or PipeWire may help).")
+
+
 class _MicrophoneLost(Exception):
     """The stream failed mid-game (unplugged, taken away)."""
 
@@ -345,13 +391,14 @@ def _open_stream(pyaudio: Any, pa: Any, mic: str | int | None) -> Any:
 
 
 def _why(error: Exception, *, lost: bool = False) -> str:
-    """One sentence for the player from PortAudio's error."""
+    """One sentence for the player from PortAudio's error: what is wrong and how to mend it. The
+    game adds that play goes on by keyboard."""
     text = str(error).lower()
     if "invalid sample rate" in text or "sample rate" in text:
-        return ("The microphone does not support 16000 Hz recording; choose another with --mic "
-                "or play by keyboard.")
+        return "The microphone does not support 16000 Hz recording; choose another with --mic."
     if "permission" in text or "denied" in text:
-        return "The microphone cannot be opened (permission denied); play by keyboard instead."
+        return ("The microphone cannot be opened (permission denied); allow this user to record "
+                "sound.")
     if lost:
-        return "The microphone stopped working (was it unplugged?); carry on by keyboard."
-    return "The microphone could not be opened; check it is plugged in, or play by keyboard."
+        return "The microphone stopped working (was it unplugged?)."
+    return "The microphone could not be opened; check it is plugged in, or choose another with --mic."
