@@ -275,7 +275,7 @@ def test_lost_device_is_reported_once_and_later_says_do_nothing(audio_server: ob
             assert not speech.is_speaking or time.monotonic() - started < 0.2
             time.sleep(0.3)
             assert len(failures) == 1
-            assert failures[0].startswith("Speech output lost") and "text" in failures[0]
+            assert failures[0].startswith("The speaker was lost (") and "doctor" in failures[0]
             assert speech.failure == failures[0]
             assert activity.events[-1][0] is False
         finally:

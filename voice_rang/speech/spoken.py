@@ -616,10 +616,8 @@ class SpeechOutput:
         with self._cond:
             if self._failure is not None or self._closed:
                 return
-            reason = (
-                f"Speech output lost ({detail}): the game goes on in text; "
-                "run voice-rang doctor to check the speaker."
-            )
+            # What is wrong and how to check it; the game's own line says that play goes on.
+            reason = f"The speaker was lost ({detail}); run voice-rang doctor to check it."
             self._failure = reason
             for waiting in self._queue:
                 waiting.cancelled = True
