@@ -27,7 +27,12 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from ..commands import CommandSet
-from ..speech.devices import SoundSystemNotAnswering, close_without_waiting, open_pyaudio
+from ..speech.devices import (
+    SoundSystemNotAnswering,
+    close_without_waiting,
+    open_pyaudio,
+    terminate_pyaudio,
+)
 from ..speech.devices import quiet_pyaudio as _quiet
 from .endpoint import Endpointer
 from .recognizer import MIN_GAP_MS, SAMPLE_RATE, Recognition, Recognizer
@@ -138,7 +143,7 @@ class VoiceListener:
         self._reopened = False  # set by _frames, read by _run: the listener's own thread
         self._pa: Any = None
         self._stream: Any = None
-        self._device_lock = threading.Lock()  # the listener and stop() both close
+        self._device_lock = threading.Lock()  # stop() may come from two threads at once
         self._ending = threading.Lock()  # the microphone is given up on once, never after stop()
         self._reading_since: float | None = None  # when the read now waiting began (watchdog)
         self._output_lock = threading.Lock()
@@ -201,23 +206,19 @@ class VoiceListener:
                 return
         self._close()
 
-    def _close(self) -> None:
-        """Close the stream and PortAudio, waiting a second at most: a frozen sound server hangs
-        these calls for ever, and the game must still exit. Only the thread that reads the
-        stream, or any thread once that one has ended, may call this."""
+    def _close(self, *, terminate: bool = True) -> None:
+        """Close the stream, and PortAudio with ``terminate``, waiting a second at most: a frozen
+        sound server hangs these calls for ever, and the game must still exit. Only the thread
+        that reads the stream, or any thread once that one has ended, may call this."""
         with self._device_lock:
             stream, self._stream = self._stream, None
-            pa, self._pa = self._pa, None
+            pa = self._pa if terminate else None
+            if terminate:
+                self._pa = None
         steps = [step for step in (stream and stream.stop_stream, stream and stream.close,
                                    pa and pa.terminate) if step]
         if steps:
             close_without_waiting(*steps, name="microphone-close")
-
-    def _close_stream(self) -> None:
-        with self._device_lock:
-            stream, self._stream = self._stream, None
-        if stream is not None:
-            close_without_waiting(stream.stop_stream, stream.close, name="microphone-close")
 
     # ----- the loop ---------------------------------------------------------------------------
 
@@ -339,7 +340,7 @@ class VoiceListener:
         pa = self._pa
         if pa is None:
             return False
-        self._close_stream()
+        self._close(terminate=False)
         deadline = time.monotonic() + REOPEN_FOR_S
         while not self._stop.is_set():
             try:
@@ -373,8 +374,7 @@ def _open_microphone(pyaudio: Any, mic: str | int | None) -> tuple[Any, Any]:
     try:
         return pa, _open_stream(pyaudio, pa, mic)
     except MicrophoneUnavailable:
-        with _quiet():
-            pa.terminate()
+        terminate_pyaudio(pa)
         raise
 
 
