@@ -113,10 +113,9 @@ def bench_baseline(tap: SpeakerTap, count: int) -> dict[str, object]:
     import pyaudio
 
     from voice_rang.speech import SpeechOutput
-    from voice_rang.speech.devices import open_pyaudio, quiet_pyaudio, terminate_pyaudio
+    from voice_rang.speech.devices import close_stream, open_stream
 
     keep_awake = SpeechOutput()  # idle: only keeps the null sink from sleeping
-    pa = open_pyaudio()
     starts = []
     try:
         for text in messages(count):
@@ -126,15 +125,13 @@ def bench_baseline(tap: SpeakerTap, count: int) -> dict[str, object]:
                                        capture_output=True, check=True).stdout
             with wave.open(io.BytesIO(wav_bytes)) as wav:
                 rate, frames = wav.getframerate(), wav.readframes(wav.getnframes())
-            with quiet_pyaudio():
-                stream = pa.open(format=pyaudio.paInt16, channels=1, rate=rate, output=True)
+            stream = open_stream(format=pyaudio.paInt16, channels=1, rate=rate, output=True)
             stream.write(frames[: rate * 2 // 2])  # half a second is enough to hear it start
-            stream.close()
+            close_stream(stream)
             heard = first_sound(tap, said, said + 1.5)
             if heard is not None:
                 starts.append(heard - said)
     finally:
-        terminate_pyaudio(pa)
         keep_awake.close()
     return {"say_to_sound": ms(starts)}
 

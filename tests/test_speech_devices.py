@@ -50,8 +50,8 @@ def test_no_outputs_at_all_says_what_to_do() -> None:
 
 def test_starting_portaudio_prints_nothing_to_stderr() -> None:
     code = (
-        "from voice_rang.speech.devices import list_devices, open_pyaudio, terminate_pyaudio\n"
-        "pa = open_pyaudio(); print(len(list_devices(pa))); terminate_pyaudio(pa)\n"
+        "from voice_rang.speech.devices import end_portaudio, list_devices, portaudio\n"
+        "pa = portaudio(); print(len(list_devices(pa))); end_portaudio()\n"
         "import sys; print('still heard', file=sys.stderr)\n"
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
@@ -113,3 +113,31 @@ def test_doctor_on_a_frozen_sound_server_says_it_is_not_answering_and_exits_1() 
     assert sum("not answering" in line for line in lines) == 1, lines
     assert not any(line.startswith(("No speaker", "No microphone")) for line in lines), lines
     assert lines[-1].startswith("Speech output missing:")
+
+
+@pytest.mark.audio
+def test_speaker_and_microphone_share_one_portaudio_started_once(audio_server: object) -> None:
+    """PortAudio's start and end are process-wide and unlocked: a second start or an end while
+    another thread is inside a stream is what aborted the process under load."""
+    code = (
+        "import time\n"
+        "from voice_rang.commands import CommandSet\n"
+        "from voice_rang.listen import VoiceListener\n"
+        "from voice_rang.speech import SpeechOutput\n"
+        "from voice_rang.speech.devices import end_portaudio, portaudio_counts\n"
+        "mic = VoiceListener(CommandSet.load('en'), on_command=print)\n"
+        "mic.start()\n"
+        "for _ in range(2):\n"
+        "    speech = SpeechOutput()\n"
+        "    speech.close()\n"
+        "mic.stop(); time.sleep(1.5)\n"
+        "counts = portaudio_counts()\n"
+        "print(counts['starts'], counts['opens'], counts['closes'], counts['open'], end_portaudio())\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                            timeout=120)
+    assert result.returncode == 0, result.stderr[-800:]
+    starts, opens, closes, still_open, ended = result.stdout.split()[-5:]
+    assert starts == "1"  # one start for the process, whoever opens what
+    assert int(opens) >= 3 and opens == closes and still_open == "0", result.stdout
+    assert ended == "True"  # ended once, when nothing was left open

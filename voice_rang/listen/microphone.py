@@ -29,11 +29,11 @@ from typing import Any
 from ..commands import CommandSet
 from ..speech.devices import (
     SoundSystemNotAnswering,
+    close_stream,
     close_without_waiting,
-    open_pyaudio,
-    terminate_pyaudio,
+    open_stream,
+    portaudio,
 )
-from ..speech.devices import quiet_pyaudio as _quiet
 from .endpoint import Endpointer
 from .recognizer import MIN_GAP_MS, SAMPLE_RATE, Recognition, Recognizer
 
@@ -141,7 +141,6 @@ class VoiceListener:
         self._thread: threading.Thread | None = None
         self._stop = threading.Event()
         self._reopened = False  # set by _frames, read by _run: the listener's own thread
-        self._pa: Any = None
         self._stream: Any = None
         self._device_lock = threading.Lock()  # stop() may come from two threads at once
         self._ending = threading.Lock()  # the microphone is given up on once, never after stop()
@@ -183,7 +182,7 @@ class VoiceListener:
                                         "install it to play by voice.") from None
         if self._recognizer is None:
             self._recognizer = Recognizer(self.commands, language=self._language)
-        self._pa, self._stream = _open_microphone(pyaudio, self.mic)
+        self._stream = _open_microphone(pyaudio, self.mic)
         self._stop.clear()
         self._reading_since = time.monotonic()  # the calibration reads before the first frame
         self._thread = threading.Thread(target=self._run, name="voice-listener", daemon=True)
@@ -206,19 +205,15 @@ class VoiceListener:
                 return
         self._close()
 
-    def _close(self, *, terminate: bool = True) -> None:
-        """Close the stream, and PortAudio with ``terminate``, waiting a second at most: a frozen
-        sound server hangs these calls for ever, and the game must still exit. Only the thread
-        that reads the stream, or any thread once that one has ended, may call this."""
+    def _close(self) -> None:
+        """Close the stream (the process's PortAudio stays, for the speaker and the next
+        stream), waiting a second at most: a frozen sound server hangs the close for ever, and
+        the game must still exit. Only the thread that reads the stream, or any thread once that
+        one has ended, may call this."""
         with self._device_lock:
             stream, self._stream = self._stream, None
-            pa = self._pa if terminate else None
-            if terminate:
-                self._pa = None
-        steps = [step for step in (stream and stream.stop_stream, stream and stream.close,
-                                   pa and pa.terminate) if step]
-        if steps:
-            close_without_waiting(*steps, name="microphone-close")
+        if stream is not None:
+            close_without_waiting(lambda: close_stream(stream, stop=True), name="microphone-close")
 
     # ----- the loop ---------------------------------------------------------------------------
 
@@ -332,19 +327,16 @@ class VoiceListener:
             yield data, time.monotonic()
 
     def _reopen(self) -> bool:
-        """Close the failed stream and open the same microphone again through the same
-        PortAudio (terminating it while speech output uses it too could bring the process down),
-        for up to :data:`REOPEN_FOR_S`; False if it would not open (or listening was stopped)."""
+        """Close the failed stream and open the same microphone again through the process's one
+        PortAudio (the open waits for the close), for up to :data:`REOPEN_FOR_S`; False if it
+        would not open (or listening was stopped)."""
         import pyaudio
 
-        pa = self._pa
-        if pa is None:
-            return False
-        self._close(terminate=False)
+        self._close()
         deadline = time.monotonic() + REOPEN_FOR_S
         while not self._stop.is_set():
             try:
-                stream = _open_stream(pyaudio, pa, self.mic)
+                stream = _open_stream(pyaudio, self.mic)
             except MicrophoneUnavailable:
                 if time.monotonic() >= deadline:
                     return False
@@ -364,28 +356,22 @@ class _MicrophoneLost(Exception):
     """The stream failed mid-game (unplugged, taken away)."""
 
 
-def _open_microphone(pyaudio: Any, mic: str | int | None) -> tuple[Any, Any]:
-    """PortAudio and an open 16 kHz mono input stream on ``mic``; :class:`MicrophoneUnavailable`
-    with one sentence if it can't."""
-    try:
-        pa = open_pyaudio()  # one start at a time; a frozen sound server is caught, not waited on
-    except SoundSystemNotAnswering as error:
-        raise MicrophoneUnavailable(str(error)) from None
-    try:
-        return pa, _open_stream(pyaudio, pa, mic)
-    except MicrophoneUnavailable:
-        terminate_pyaudio(pa)
-        raise
+def _open_microphone(pyaudio: Any, mic: str | int | None) -> Any:
+    """An open 16 kHz mono input stream on ``mic``, through the process's one PortAudio
+    (started here if need be; a frozen sound server is caught, not waited on);
+    :class:`MicrophoneUnavailable` with one sentence if it can't."""
+    return _open_stream(pyaudio, mic)
 
 
-def _open_stream(pyaudio: Any, pa: Any, mic: str | int | None) -> Any:
+def _open_stream(pyaudio: Any, mic: str | int | None) -> Any:
     """A 16 kHz mono input stream on ``mic``; :class:`MicrophoneUnavailable` if it won't open."""
     try:
-        index = find_microphone(pa, mic)
-        with _quiet():
-            return pa.open(format=pyaudio.paInt16, channels=1, rate=SAMPLE_RATE, input=True,
+        index = find_microphone(portaudio(), mic)
+        return open_stream(format=pyaudio.paInt16, channels=1, rate=SAMPLE_RATE, input=True,
                            input_device_index=index,
                            frames_per_buffer=SAMPLE_RATE * FRAME_MS // 1000)
+    except SoundSystemNotAnswering as error:
+        raise MicrophoneUnavailable(str(error)) from None
     except (OSError, ValueError) as error:
         raise MicrophoneUnavailable(_why(error)) from None
 

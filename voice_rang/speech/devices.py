@@ -7,12 +7,17 @@ every one of those lines, so nothing here lets them through: :func:`quiet_pyaudi
 silent ALSA error handler (once, for the life of the process) and points file descriptor 2 at
 ``/dev/null`` while PortAudio initialises or opens a stream. The microphone code reuses it.
 
+The process has one PortAudio (:func:`portaudio`), started once and ended once at exit; the
+speaker and the microphone open and close their streams through :func:`open_stream` and
+:func:`close_stream`, one at a time (see the comment above :data:`_life_lock` for why).
+
 ``pyaudio`` is imported only inside the functions, so importing this module stays cheap and
 works where PortAudio is missing.
 """
 
 from __future__ import annotations
 
+import atexit
 import ctypes
 import ctypes.util
 import os
@@ -29,15 +34,18 @@ __all__ = [
     "DeviceNotFound",
     "SoundSystemNotAnswering",
     "answer_within",
+    "close_stream",
     "close_without_waiting",
     "describe_devices",
+    "end_portaudio",
     "find_output_device",
     "list_devices",
-    "open_pyaudio",
+    "open_stream",
+    "portaudio",
+    "portaudio_counts",
     "quiet_pyaudio",
     "silence_alsa_errors",
     "sound_system_stuck",
-    "terminate_pyaudio",
 ]
 
 
@@ -157,9 +165,6 @@ START_TIMEOUT_S = 10.0
 sound system is taken to be stuck. Here it takes a quarter of a second; a slow machine may need
 a few, and a false alarm would cost speech for the whole game."""
 
-_start_lock = threading.Lock()
-"""PortAudio's start is not safe from two threads at once."""
-
 _abandoned: list[threading.Thread] = []
 """Starts :func:`answer_within` gave up on; the sound system is stuck while one still runs."""
 _abandoned_lock = threading.Lock()
@@ -176,20 +181,119 @@ class SoundSystemNotAnswering(Exception):
                          "restarting it may help).")
 
 
-def open_pyaudio() -> Any:
-    """A started ``pyaudio.PyAudio`` instance, without the start-up noise.
+# ----- the one PortAudio of the process --------------------------------------------------------
+#
+# PortAudio's initialise and terminate are process-wide: a second ``PyAudio()`` only counts up a
+# reference that is not locked, and the terminate that brings it back to zero closes every
+# stream of the process, including one another thread is reading. Opening and closing streams
+# edit one process-wide list of open streams, unlocked too. So the process has one PortAudio,
+# started on first use and ended once at exit, and every open and close of a stream takes
+# ``_life_lock``, one at a time. Reading and writing need no lock: each stream has one thread.
 
-    Starts are taken one at a time. While a start that :func:`answer_within` gave up on still
-    hangs (a frozen sound server), :class:`SoundSystemNotAnswering` comes at once instead of a
-    second hang behind it. Raises ``ImportError`` when PyAudio (or PortAudio) is not installed.
+_life_lock = threading.Lock()
+"""Held for every PortAudio call that changes what is open: start, open, close, end."""
+_pa: Any = None
+_open_streams: set[int] = set()
+"""``id()`` of the streams opened here and not yet closed (PortAudio is ended at exit only
+when this is empty: a thread may still be stuck inside a stream on a frozen server)."""
+_counts = {"starts": 0, "opens": 0, "closes": 0}
+"""How often PortAudio was started and streams opened and closed: for tests and doctor."""
+
+LIFE_LOCK_WAIT_S = START_TIMEOUT_S
+"""How long an open waits for another open or close to finish. One that takes longer is stuck
+on a frozen sound server, and waiting behind it for ever would hang the game."""
+
+
+def _take_life_lock() -> None:
+    if not _life_lock.acquire(timeout=LIFE_LOCK_WAIT_S):
+        raise SoundSystemNotAnswering()
+
+
+def portaudio() -> Any:
+    """The process's one started ``pyaudio.PyAudio``, started here on first use, quietly.
+
+    While a start that :func:`answer_within` gave up on still hangs (a frozen sound server),
+    :class:`SoundSystemNotAnswering` comes at once instead of a second hang behind it. Raises
+    ``ImportError`` when PyAudio (or PortAudio) is not installed. Never end it yourself: it is
+    ended once, at exit (:func:`end_portaudio`).
     """
+    global _pa
     import pyaudio
 
+    if _pa is not None:
+        return _pa
     if sound_system_stuck():
         raise SoundSystemNotAnswering()
     os.environ.setdefault("PULSE_LATENCY_MSEC", PULSE_LATENCY_MS)
-    with _start_lock, quiet_pyaudio():
-        return pyaudio.PyAudio()
+    _take_life_lock()
+    try:
+        if _pa is None:
+            with quiet_pyaudio():
+                started = pyaudio.PyAudio()
+            _counts["starts"] += 1
+            _pa = started
+            atexit.register(end_portaudio)
+        return _pa
+    finally:
+        _life_lock.release()
+
+
+def open_stream(**options: Any) -> Any:
+    """``portaudio().open(**options)``, quietly, one open or close at a time.
+
+    Raises what PortAudio raises (``OSError``, ``ValueError``), or
+    :class:`SoundSystemNotAnswering` when another open or close has hung for
+    :data:`LIFE_LOCK_WAIT_S`.
+    """
+    pa = portaudio()
+    _take_life_lock()
+    try:
+        with quiet_pyaudio():
+            stream = pa.open(**options)
+        _counts["opens"] += 1
+        _open_streams.add(id(stream))
+        return stream
+    finally:
+        _life_lock.release()
+
+
+def close_stream(stream: Any, *, stop: bool = False) -> None:
+    """Close a stream opened by :func:`open_stream` (stopping it first with ``stop``), one open or
+    close at a time; never raises. Only the thread that reads or writes ``stream`` may call this,
+    or any thread once that one has let go of it. May hang on a frozen sound server: callers on
+    the way out use :func:`close_without_waiting`."""
+    with _life_lock:
+        if stop:
+            with suppress(Exception):
+                stream.stop_stream()
+        with suppress(Exception):
+            stream.close()
+        _counts["closes"] += 1
+        _open_streams.discard(id(stream))
+
+
+def end_portaudio() -> bool:
+    """End the process's PortAudio, once, if nothing is open and nobody is inside it; whether it
+    ended. Registered with ``atexit``: a daemon thread still stuck in a stream on a frozen server
+    would crash the process on its way out if PortAudio were ended under it."""
+    global _pa
+    if not _life_lock.acquire(timeout=1.0):
+        return False
+    try:
+        if _pa is None or _open_streams or sound_system_stuck():
+            return False
+        pa, _pa = _pa, None
+        with suppress(Exception):
+            pa.terminate()
+        return True
+    finally:
+        _life_lock.release()
+
+
+def portaudio_counts() -> dict[str, int]:
+    """How many times PortAudio was started and streams opened and closed in this process."""
+    with _life_lock:
+        return {**_counts, "open": len(_open_streams)}
 
 
 def sound_system_stuck() -> bool:
@@ -251,15 +355,6 @@ def answer_within(seconds: float, start: Callable[[], _T], *, name: str,
     if kind == "error":
         raise value
     return value  # type: ignore[no-any-return]
-
-
-def terminate_pyaudio(pa: Any) -> None:
-    """Stop PortAudio quietly; never raises (it is called on the way out)."""
-    try:
-        with quiet_pyaudio():
-            pa.terminate()
-    except Exception:
-        pass
 
 
 def close_without_waiting(*steps: Callable[[], object], name: str, wait: float = 1.0) -> bool:
@@ -325,16 +420,10 @@ def _devices_of(pa: Any) -> list[AudioDevice]:
 def list_devices(pa: Any | None = None) -> list[AudioDevice]:
     """Every PortAudio device (outputs and inputs), found without printing anything.
 
-    Pass an open ``PyAudio`` to reuse it; otherwise one is opened and closed here. Raises
-    ``ImportError`` if PyAudio is missing.
+    ``pa`` defaults to the process's PortAudio (:func:`portaudio`), started here if need be.
+    Raises ``ImportError`` if PyAudio is missing.
     """
-    if pa is not None:
-        return _devices_of(pa)
-    own = open_pyaudio()
-    try:
-        return _devices_of(own)
-    finally:
-        terminate_pyaudio(own)
+    return _devices_of(pa if pa is not None else portaudio())
 
 
 def find_output_device(devices: list[AudioDevice], wanted: str | int | None) -> AudioDevice:

@@ -34,12 +34,12 @@ from .devices import (
     AudioDevice,
     DeviceNotFound,
     SoundSystemNotAnswering,
+    close_stream,
     close_without_waiting,
     find_output_device,
     list_devices,
-    open_pyaudio,
-    quiet_pyaudio,
-    terminate_pyaudio,
+    open_stream,
+    portaudio,
 )
 
 __all__ = ["STALL_SECONDS", "PlaybackError", "Player", "PlayerUnavailable"]
@@ -122,7 +122,7 @@ class Player:
     ) -> None:
         self.stall_seconds = stall_seconds
         try:
-            self._pa = open_pyaudio()
+            pa = portaudio()
         except ImportError as error:
             raise PlayerUnavailable(
                 "PyAudio is not installed: run scripts/dev setup, or play with your screen reader."
@@ -136,14 +136,10 @@ class Player:
         self._lock = threading.Lock()
         self._stream: Any = None
         try:
-            self.device: AudioDevice = find_output_device(list_devices(self._pa), device)
-            self._open(sample_rate)
+            self.device: AudioDevice = find_output_device(list_devices(pa), device)
         except DeviceNotFound as error:
-            terminate_pyaudio(self._pa)
             raise PlayerUnavailable(str(error)) from error
-        except PlayerUnavailable:
-            terminate_pyaudio(self._pa)
-            raise
+        self._open(sample_rate)
 
     def _open(self, sample_rate: int) -> None:
         import pyaudio
@@ -155,15 +151,16 @@ class Player:
         last_error: Exception | None = None
         for rate in rates:
             try:
-                with quiet_pyaudio():
-                    stream = self._pa.open(
-                        format=pyaudio.paInt16,
-                        channels=1,
-                        rate=rate,
-                        output=True,
-                        output_device_index=self.device.index,
-                        frames_per_buffer=_FRAMES_PER_BUFFER,
-                    )
+                stream = open_stream(
+                    format=pyaudio.paInt16,
+                    channels=1,
+                    rate=rate,
+                    output=True,
+                    output_device_index=self.device.index,
+                    frames_per_buffer=_FRAMES_PER_BUFFER,
+                )
+            except SoundSystemNotAnswering as error:
+                raise PlayerUnavailable(f"{error} Play with your screen reader.") from error
             except Exception as error:  # OSError, ValueError for unsupported formats
                 last_error = error
                 continue
@@ -293,25 +290,20 @@ class Player:
             self._resampler.reset()
 
     def reopen(self) -> None:
-        """Close the stream and open a new one on the same device, through the same PortAudio
-        (terminating PortAudio while the microphone uses it too could bring the process down).
+        """Close the stream and open a new one on the same device, through the process's one
+        PortAudio; the open waits for the close (they are never run at once).
 
         Raises :class:`PlayerUnavailable` if the device will not open.
         """
-        self._shut(terminate=False)
+        self.close()
         with self._lock:
             self._open(self.source_rate)
 
     def close(self) -> None:
-        """Close the stream and PortAudio; never raises, never waits more than a second."""
-        self._shut(terminate=True)
-
-    def _shut(self, *, terminate: bool) -> None:
+        """Close the stream (PortAudio stays, for the microphone and the next stream); never
+        raises, never waits more than a second (a close that hangs on a frozen sound server
+        goes on, on its own thread)."""
         with self._lock:
             stream, self._stream = self._stream, None
-            pa = self._pa if terminate else None
-            if terminate:
-                self._pa = None
-        steps = [step for step in (stream and stream.close, pa and pa.terminate) if step]
-        if steps:
-            close_without_waiting(*steps, name="speech-close")
+        if stream is not None:
+            close_without_waiting(lambda: close_stream(stream), name="speech-close")
