@@ -21,6 +21,7 @@ from ..narration import VERBOSITIES, Narrator
 from ..prompts import PromptsError, load_prompts
 from ..table import SeatKind, Table
 from ..table.loop import BARGE_IN, INPUT_ENDED, SPEECH_ENDED, Guess, Inbox, LogFile, TableOutputs, run_table
+from ..table.save import Keeper, SavedGame, SaveError, open_log, read_save, save_path
 from . import UsageError
 
 if TYPE_CHECKING:
@@ -37,6 +38,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--deck", help="an explicit deck order: 52 card codes like 10H,QD,7C (top first)")
     parser.add_argument("--cap", type=int, default=DEFAULT_CAP, help=argparse.SUPPRESS)
     parser.add_argument("--log", metavar="PATH", help="write the game's event log (JSON Lines) here")
+    parser.add_argument("--resume", action="store_true",
+                        help="go on with the game that stopped (it is saved after every card; "
+                             "its seats and cards are kept, auto-reveal starts off)")
     add_output_arguments(parser)
     parser.add_argument("--no-listen", action="store_true", help="do not listen to the microphone")
     parser.add_argument("--listen", action="store_true",
@@ -105,6 +109,11 @@ def run(args: argparse.Namespace) -> int:
     if args.cap < 1:
         raise UsageError(f"--cap must be at least 1, not {args.cap}")
     check_output_arguments(args)
+    saved = load_saved_game(args) if args.resume else None
+    if saved is None and args.resume:
+        return 1
+    if saved is not None:
+        args.seats, args.people, args.cap = saved.seats, saved.kinds.count("person"), saved.cap
     deck = None
     if args.deck:
         try:
@@ -115,6 +124,8 @@ def run(args: argparse.Namespace) -> int:
     person: SeatKind = "person"
     computer: SeatKind = "computer"
     kinds = [person if seat < args.people else computer for seat in range(args.seats)]
+    if saved is not None:
+        kinds = [person if kind == "person" else computer for kind in saved.kinds]
     commands = CommandSet.load(args.lang)
     narrator = Narrator.load(args.lang, seats=args.seats, listener=0 if args.people == 1 else None,
                              verbosity=args.verbosity, cap=args.cap, kinds=kinds)
@@ -125,7 +136,7 @@ def run(args: argparse.Namespace) -> int:
         log = None
         if args.log:
             try:
-                log = LogFile(stack.enter_context(open(args.log, "wb")))
+                log = LogFile(stack.enter_context(open_log(args.log, saved)))
             except OSError as error:
                 raise UsageError(
                     f"cannot write the log to {args.log}: {error.strerror or error}; choose a writable path"
@@ -135,14 +146,24 @@ def run(args: argparse.Namespace) -> int:
         if speech is not None:
             stack.callback(speech.close)
 
+        keeper = Keeper(save_path("play"), log=os.path.abspath(args.log) if args.log else None,
+                        log_size=log.tell if log is not None else None,
+                        on_error=lambda error: outputs.say(narrator.say(
+                            "save", "not_saved", path=save_path("play"),
+                            detail=error.strerror or str(error))))
+
         def new_game(number: int) -> Game:
-            return Game(args.seats, rng, deck=deck, cap=args.cap, number=number)
+            return keeper.deal(rng, kinds=tuple(kinds), cap=args.cap, number=number,
+                               deck=tuple(deck) if deck is not None else None)
 
         listen = not args.no_listen and (args.listen or not args.text)
         # Someone can still answer at the end (new game or quit) when keys or a voice are live:
         # a hands-free player may have started the game with no terminal at all.
         table = Table(narrator, new_game, outputs, kinds=kinds, beat=args.beat,
-                      interactive=terminal or listen, log=log)
+                      interactive=terminal or listen, log=log, save=keeper)
+        if saved is not None:
+            game, rng = keeper.go_on(saved)
+            table.resume(game)
         remaining = [2 if listen else 1]
 
         def source_ended() -> None:
@@ -167,6 +188,16 @@ def run(args: argparse.Namespace) -> int:
         if outputs.speech is not None:
             outputs.speech.wait_until_done(10.0)  # let the last words ("Goodbye.") be heard
         return code
+
+
+def load_saved_game(args: argparse.Namespace) -> SavedGame | None:
+    """The game ``--resume`` goes on with; ``None`` after one line on stderr saying why not."""
+    try:
+        return read_save(save_path("play"))
+    except SaveError as error:
+        words = load_prompts(args.lang).messages["save"][error.problem]
+        print(words.format(path=error.path, detail=error.detail), file=sys.stderr)
+        return None
 
 
 class VoiceStarter:

@@ -107,14 +107,20 @@ class LogFile:
         self._stream.write(encode_events(events))
         self._stream.flush()
 
+    def tell(self) -> int:
+        """How many bytes the log holds so far (everything written is flushed)."""
+        return self._stream.tell()
+
 
 def run_table(
     table: Table,
     commands: queue.Queue[Inbox],
     on_barge_in: Callable[[], None] | None = None,
 ) -> int:
-    """Start the table's game and serve commands until the table is finished; the exit code."""
-    table.start()
+    """Start the table's game (unless one was resumed) and serve commands until the table is
+    finished; the exit code."""
+    if table.game is None:
+        table.start()
     while not table.finished:
         timeout = 0.25
         if table.due is not None:

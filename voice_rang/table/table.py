@@ -63,6 +63,7 @@ class Table:
         interactive: bool = True,
         log: EventLog | None = None,
         clock: Callable[[], float] = time.monotonic,
+        save: Callable[[Game], None] | None = None,
     ) -> None:
         self.narrator = narrator
         self._new_game = new_game
@@ -77,6 +78,9 @@ class Table:
         Computer seats alone need none: the game soon comes back to a person and waits."""
         self.interactive = interactive
         self._log = log
+        self._save = save
+        """Called with the game after the deal and after every reveal, once the log has it
+        (``voice_rang.table.save``): a game killed at any moment resumes where it stopped."""
         self.clock = clock
         self.game: Game | None = None
         self.game_number = -1
@@ -105,8 +109,19 @@ class Table:
         self.auto = [False] * len(self.kinds)
         self.due = None
         self._record([self.game.dealt])
+        self._saved()
         for message in self.narrator.event(self.game.dealt):
             self._say(message)
+        self._turn_begins()
+
+    def resume(self, game: Game) -> None:
+        """Go on with a saved game (rebuilt by ``voice_rang.table.save``) instead of dealing:
+        one line says which game, at which reveal and whose turn; auto-reveal starts off."""
+        self.game_number = game.number
+        self.game = game
+        self.auto = [False] * len(self.kinds)
+        self.due = None
+        self._answer("answer", "resumed", game.current_seat, game=game.number + 1, n=game.reveals)
         self._turn_begins()
 
     def _finish(self, code: int = 0) -> None:
@@ -133,6 +148,10 @@ class Table:
     def _record(self, events: list[Event]) -> None:
         if self._log is not None:
             self._log(events)
+
+    def _saved(self) -> None:
+        if self._save is not None and self.game is not None:
+            self._save(self.game)
 
     # ----- whose turn ----------------------------------------------------------------------
 
@@ -215,6 +234,7 @@ class Table:
         assert self.game is not None
         events = self.game.reveal()
         self._record(events)
+        self._saved()
         for event in events:
             for message in self.narrator.event(event):
                 self._say(message)
