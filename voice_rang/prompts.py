@@ -8,7 +8,9 @@ new language is a new file and nothing else.
 
 from __future__ import annotations
 
+import copy
 import os
+import string
 import sys
 from dataclasses import dataclass
 from functools import cache
@@ -76,9 +78,13 @@ def load_prompts(language: str = "en", directory: Path | None = None) -> Prompts
     ):
         raise PromptsError(f"{path.name}: [commands] maps each command to a list of phrases")
     typed_only = _typed_only(path.name, data.get("listen", {}), commands)
+    messages = data.get("messages", {})
+    if not isinstance(messages, dict):
+        raise PromptsError(f"{path.name}: [messages] is a table of message templates")
+    messages = _complete(path.name, language, messages)
     return Prompts(
         language=language,
-        messages=dict(data.get("messages", {})),
+        messages=messages,
         commands={key: list(value) for key, value in commands.items()},
         keys=dict(data.get("keys", {})),
         typed_only=typed_only,
@@ -99,3 +105,78 @@ def _typed_only(name: str, listen: Any, commands: dict[str, list[str]]) -> froze
         raise PromptsError(f"{name}: [listen] typed_only leaves {silent[0]!r} "
                            "with no phrase to say")
     return frozenset(phrases)
+
+
+REFERENCE_LANGUAGE = "en"
+"""The language whose prompts file names every message the game can say."""
+
+
+def _reference_messages() -> dict[str, Any]:
+    path = Path(__file__).resolve().parent.parent / "prompts" / f"{REFERENCE_LANGUAGE}.toml"
+    messages: dict[str, Any] = tomllib.loads(path.read_text(encoding="utf-8"))["messages"]
+    return messages
+
+
+def _fields(template: str) -> set[str]:
+    """The placeholders of a template; ``ValueError`` if its braces do not pair up."""
+    return {name.split(".")[0].split("[")[0] for _, name, _, _ in string.Formatter().parse(template)
+            if name is not None}
+
+
+def _problems(reference: Any, value: Any, where: str) -> list[str]:
+    """Where ``value`` lacks a message of ``reference``, has the wrong shape, or uses a
+    placeholder the game never fills in (each would fail in the middle of a game)."""
+    if isinstance(reference, dict) and not {"you", "other"} >= set(reference):
+        if not isinstance(value, dict):
+            return [where]
+        found: list[str] = []
+        for key, inner in reference.items():
+            if key not in value:
+                found.append(f"{where}.{key}".lstrip("."))
+            else:
+                found += _problems(inner, value[key], f"{where}.{key}".lstrip("."))
+        return found
+    if isinstance(reference, list):
+        ok = isinstance(value, list) and len(value) == len(reference) and all(
+            isinstance(item, str) for item in value)
+        return [] if ok else [where]
+    variants = value if isinstance(value, dict) else {"": value}
+    known: set[str] = set()
+    for template in (reference.values() if isinstance(reference, dict) else [reference]):
+        known |= _fields(str(template))
+    if isinstance(value, dict) and not {"you", "other"} <= set(value):
+        return [where]
+    for template in variants.values():
+        if not isinstance(template, str):
+            return [where]
+        try:
+            if not _fields(template) <= known:
+                return [where]
+        except ValueError:
+            return [where]
+    return []
+
+
+def _complete(name: str, language: str, messages: dict[str, Any]) -> dict[str, Any]:
+    """The messages, checked against the reference language's: in the reference itself a
+    message missing or malformed is a :class:`PromptsError` naming it; in another language it
+    is said in the reference language instead (a translation a key behind still plays)."""
+    reference = _reference_messages()
+    problems = _problems(reference, messages, "")
+    if not problems:
+        return messages
+    if language == REFERENCE_LANGUAGE:
+        more = f" and {len(problems) - 1} more" if len(problems) > 1 else ""
+        raise PromptsError(f"{name}: the message {problems[0]} is missing or malformed{more}; "
+                           "restore it from the project's prompts file")
+    filled = copy.deepcopy(messages)
+    for dotted in problems:
+        parts = dotted.split(".")
+        target, source = filled, reference
+        for part in parts[:-1]:
+            source = source[part]
+            if not isinstance(target.get(part), dict):
+                target[part] = {}
+            target = target[part]
+        target[parts[-1]] = copy.deepcopy(source[parts[-1]])
+    return filled

@@ -1,0 +1,208 @@
+"""Soak: play game after game for a long stretch through the test sound card, and count what broke.
+
+One ``voice-rang play`` (three seats, beat 0, speech on, listening) runs on a private PulseAudio
+server (tests/audio_server.py). Its keyboard is a pipe that types "turn" at random moments (now
+and then "status", "repeat" or "help", and "new game" when a game ends); its microphone hears
+ordinary talk and commands, synthesised; every ``--restart-every`` seconds the sound server is
+killed and started again, so the speaker and the microphone must come back by themselves. A game
+that dies is a crash: it is counted and taken up again with ``--resume``.
+
+Reports (one line each, and ``--json``): games and reveals played, crashes (goal 0), the longest
+stall (the longest time the game printed nothing while being typed at; goal under 5 s), the
+game's memory (resident set) a minute in and at the end (goal: flat), how often speech or voice
+was lost, and whether every game of its log obeys the rules (tests/rules_checker.py).
+
+    python benchmarks/soak.py --minutes 30 --restart-every 180
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent / "tests"))
+
+from audio_server import start_audio_server  # noqa: E402
+from rules_checker import check_file  # noqa: E402
+
+TALK = ["the cat sat on the mat", "what a lucky run of cards", "pass me the tea please",
+        "seven of clubs", "I think it is my go"]
+SPOKEN_COMMANDS = ["turn", "status", "repeat"]
+TYPED = ["turn"] * 12 + ["status", "repeat", "help"]
+
+
+def resident_kb(pid: int) -> int | None:
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    except OSError:
+        return None
+    return None
+
+
+class Game:
+    """One ``voice-rang play`` process and a watch on what it prints."""
+
+    def __init__(self, command: list[str], env: dict[str, str]) -> None:
+        self.process = subprocess.Popen(command, env=env, stdin=subprocess.PIPE,
+                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        self.last_line = time.monotonic()
+        self.lines: list[str] = []
+        self.longest_gap = 0.0
+        self.lock = threading.Lock()
+        self.stderr: list[str] = []
+        threading.Thread(target=self._read, daemon=True).start()
+        threading.Thread(target=self._read_errors, daemon=True).start()
+
+    def _read(self) -> None:
+        assert self.process.stdout is not None
+        for line in self.process.stdout:
+            now = time.monotonic()
+            with self.lock:
+                self.longest_gap = max(self.longest_gap, now - self.last_line)
+                self.last_line = now
+                self.lines.append(line.rstrip("\n"))
+
+    def _read_errors(self) -> None:
+        assert self.process.stderr is not None
+        for line in self.process.stderr:
+            self.stderr.append(line.rstrip("\n"))
+
+    def type(self, text: str) -> bool:
+        assert self.process.stdin is not None
+        try:
+            self.process.stdin.write(text + "\n")
+            self.process.stdin.flush()
+        except (BrokenPipeError, OSError, ValueError):
+            return False
+        return True
+
+    def stop(self) -> int:
+        self.type("quit")
+        self.type("yes")
+        try:
+            return self.process.wait(20)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            return self.process.wait(10)
+
+
+def soak(minutes: float, restart_every: float, seed: int, folder: Path) -> dict[str, object]:
+    from speech_samples import synthesize
+
+    chance = random.Random(seed)
+    server = start_audio_server()
+    server.start_microphone()
+    log = folder / "soak.jsonl"
+    env = {**server.env, "XDG_STATE_HOME": str(folder / "state"), "NO_COLOR": "1", "TERM": "dumb"}
+    base = [sys.executable, "-m", "voice_rang", "play", "--seats", "3", "--beat", "0",
+            "--seed", str(seed), "--rate", "450", "--verbosity", "brief", "--log", str(log)]
+    samples = {text: synthesize(text) for text in TALK + SPOKEN_COMMANDS}
+    crashes, restarts, games_started = 0, 0, 1
+    crash_lines: list[str] = []
+    lines_before: list[str] = []
+    game = Game(base, env)
+    started = time.monotonic()
+    end = started + minutes * 60
+    next_restart = started + restart_every
+    next_talk = started + 5
+    memory_start: int | None = None
+    longest_gap = 0.0
+    try:
+        while time.monotonic() < end:
+            now = time.monotonic()
+            if memory_start is None and now - started > min(60.0, minutes * 30):
+                memory_start = resident_kb(game.process.pid)
+            if game.process.poll() is not None:
+                crashes += 1
+                crash_lines += game.stderr[-3:] + [f"exit {game.process.returncode}"]
+                lines_before += game.lines
+                longest_gap = max(longest_gap, game.longest_gap)
+                game = Game([*base, "--resume"], env)
+                continue
+            with game.lock:
+                overs = sum(line.startswith("Game over") for line in lines_before + game.lines)
+            if overs >= games_started:
+                games_started += 1
+                game.type("new game")
+            else:
+                game.type(chance.choice(TYPED))
+            if now >= next_talk:
+                server.say_into_microphone(samples[chance.choice(TALK + SPOKEN_COMMANDS)])
+                next_talk = now + chance.uniform(3, 12)
+            if now >= next_restart:
+                server.restart()
+                restarts += 1
+                next_restart = now + restart_every
+            time.sleep(chance.uniform(0.2, 1.5))
+        memory_end = resident_kb(game.process.pid)
+        with game.lock:
+            longest_gap = max(longest_gap, game.longest_gap)
+        code = game.stop()
+        if code not in (0, 1):
+            crashes += 1
+            crash_lines += game.stderr[-3:] + [f"exit {code}"]
+    finally:
+        if game.process.poll() is None:
+            game.process.kill()
+        server.stop()
+    lines = lines_before + game.lines
+    report = check_file(log)
+    unfinished = f"the log stops before game {report.games - 1} ended"
+    report.violations = [v for v in report.violations if not v.endswith(unfinished)]
+    reveals = sum(1 for line in log.read_text().splitlines() if '"event":"reveal"' in line)
+    finished = sum(1 for line in log.read_text().splitlines() if '"event":"end"' in line)
+    return {
+        "minutes": round((time.monotonic() - started) / 60, 1),
+        "games_dealt": games_started,
+        "games_finished": finished,
+        "reveals": reveals,
+        "crashes": crashes,
+        "crash_lines": crash_lines,
+        "sound_server_restarts": restarts,
+        "longest_stall_s": round(longest_gap, 2),
+        "memory_start_kb": memory_start,
+        "memory_end_kb": memory_end,
+        "speech_lost": [line for line in lines if line.startswith("Speech is off")],
+        "voice_lost": [line for line in lines if line.startswith("Voice commands are off")],
+        "rules_ok": report.ok,
+        "rule_violations": report.violations[:5],
+        "games_checked": report.games,
+        "log": str(log),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--minutes", type=float, default=30.0)
+    parser.add_argument("--restart-every", type=float, default=180.0,
+                        help="seconds between sound server restarts (default 180)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--keep", metavar="DIR", help="keep the log and save here")
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    args = parser.parse_args(argv)
+    folder = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="voice-rang-soak."))
+    folder.mkdir(parents=True, exist_ok=True)
+    figures = soak(args.minutes, args.restart_every, args.seed, folder)
+    if args.json:
+        print(json.dumps(figures))
+    else:
+        for key, value in figures.items():
+            print(f"{key}: {value}")
+    good = figures["crashes"] == 0 and figures["rules_ok"]
+    return 0 if good else 1
+
+
+if __name__ == "__main__":
+    os.environ.setdefault("PYTHONUNBUFFERED", "1")
+    sys.exit(main())
