@@ -125,7 +125,7 @@ def soak(minutes: float, restart_every: float, seed: int, folder: Path) -> dict[
                 memory_start = resident_kb(game.process.pid)
             if game.process.poll() is not None:
                 crashes += 1
-                crash_lines += game.stderr[-3:] + [f"exit {game.process.returncode}"]
+                crash_lines += [*game.stderr[-3:], f"exit {game.process.returncode}"]
                 lines_before += game.lines
                 longest_gap = max(longest_gap, game.longest_gap)
                 game = Game([*base, "--resume"], env)
@@ -151,7 +151,7 @@ def soak(minutes: float, restart_every: float, seed: int, folder: Path) -> dict[
         code = game.stop()
         if code not in (0, 1):
             crashes += 1
-            crash_lines += game.stderr[-3:] + [f"exit {code}"]
+            crash_lines += [*game.stderr[-3:], f"exit {code}"]
     finally:
         if game.process.poll() is None:
             game.process.kill()
