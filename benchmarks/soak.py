@@ -1,14 +1,17 @@
 """Soak: play game after game for a long stretch through the test sound card, and count what broke.
 
 One ``voice-rang play`` (three seats, beat 0, speech on, listening) runs on a private PulseAudio
-server (tests/audio_server.py). Its keyboard is a pipe that types "turn" at random moments (now
-and then "status", "repeat" or "help", and "new game" when a game ends); its microphone hears
+server (tests/audio_server.py). Its keyboard is a pipe that types "turn" a moment after "Your
+turn" is printed (now and then "status", "repeat" or "help" at any moment, and "new game" when a
+game ends); its microphone hears
 ordinary talk and commands, synthesised; every ``--restart-every`` seconds the sound server is
 killed and started again, so the speaker and the microphone must come back by themselves. A game
 that dies is a crash: it is counted and taken up again with ``--resume``.
 
 Reports (one line each, and ``--json``): games and reveals played, crashes (goal 0), the longest
-stall (the longest time the game printed nothing while being typed at; goal under 5 s), the
+stall (the longest wait from a typed command to the game's next line; goal under 5 s), the
+longest silence (no line printed at all: the game waits for its own speech, so this grows with a
+slow machine), the
 game's memory (resident set) a minute in and at the end (goal: flat), how often speech or voice
 was lost, and whether every game of its log obeys the rules (tests/rules_checker.py).
 
@@ -50,6 +53,17 @@ def resident_kb(pid: int) -> int | None:
     return None
 
 
+def _host_to_play(lines: list[str]) -> bool:
+    """Whether the last thing said to the host is that it is their turn, and they have not
+    turned since ("You: the …" in brief narration, "You turned …" in normal)."""
+    for line in reversed(lines[-40:]):
+        if line.startswith("Your turn"):
+            return True
+        if line.startswith(("You: ", "You turned", "Game over")):
+            return False
+    return False
+
+
 class Game:
     """One ``voice-rang play`` process and a watch on what it prints."""
 
@@ -59,6 +73,8 @@ class Game:
         self.last_line = time.monotonic()
         self.lines: list[str] = []
         self.longest_gap = 0.0
+        self.typed_at: float | None = None
+        self.longest_answer = 0.0
         self.lock = threading.Lock()
         self.stderr: list[str] = []
         threading.Thread(target=self._read, daemon=True).start()
@@ -71,6 +87,9 @@ class Game:
             with self.lock:
                 self.longest_gap = max(self.longest_gap, now - self.last_line)
                 self.last_line = now
+                if self.typed_at is not None:
+                    self.longest_answer = max(self.longest_answer, now - self.typed_at)
+                    self.typed_at = None
                 self.lines.append(line.rstrip("\n"))
 
     def _read_errors(self) -> None:
@@ -81,6 +100,9 @@ class Game:
     def type(self, text: str) -> bool:
         assert self.process.stdin is not None
         try:
+            with self.lock:
+                if self.typed_at is None:
+                    self.typed_at = time.monotonic()
             self.process.stdin.write(text + "\n")
             self.process.stdin.flush()
         except (BrokenPipeError, OSError, ValueError):
@@ -117,7 +139,7 @@ def soak(minutes: float, restart_every: float, seed: int, folder: Path) -> dict[
     next_restart = started + restart_every
     next_talk = started + 5
     memory_start: int | None = None
-    longest_gap = 0.0
+    longest_gap = longest_answer = 0.0
     try:
         while time.monotonic() < end:
             now = time.monotonic()
@@ -128,14 +150,18 @@ def soak(minutes: float, restart_every: float, seed: int, folder: Path) -> dict[
                 crash_lines += [*game.stderr[-3:], f"exit {game.process.returncode}"]
                 lines_before += game.lines
                 longest_gap = max(longest_gap, game.longest_gap)
+                longest_answer = max(longest_answer, game.longest_answer)
                 game = Game([*base, "--resume"], env)
                 continue
             with game.lock:
                 overs = sum(line.startswith("Game over") for line in lines_before + game.lines)
+                host_to_play = _host_to_play(game.lines)
             if overs >= games_started:
                 games_started += 1
                 game.type("new game")
-            else:
+            elif host_to_play:
+                game.type("turn")
+            elif chance.random() < 0.05:
                 game.type(chance.choice(TYPED))
             if now >= next_talk:
                 server.say_into_microphone(samples[chance.choice(TALK + SPOKEN_COMMANDS)])
@@ -144,10 +170,11 @@ def soak(minutes: float, restart_every: float, seed: int, folder: Path) -> dict[
                 server.restart()
                 restarts += 1
                 next_restart = now + restart_every
-            time.sleep(chance.uniform(0.2, 1.5))
+            time.sleep(chance.uniform(0.05, 0.6))
         memory_end = resident_kb(game.process.pid)
         with game.lock:
             longest_gap = max(longest_gap, game.longest_gap)
+            longest_answer = max(longest_answer, game.longest_answer)
         code = game.stop()
         if code not in (0, 1):
             crashes += 1
@@ -170,7 +197,8 @@ def soak(minutes: float, restart_every: float, seed: int, folder: Path) -> dict[
         "crashes": crashes,
         "crash_lines": crash_lines,
         "sound_server_restarts": restarts,
-        "longest_stall_s": round(longest_gap, 2),
+        "longest_stall_s": round(longest_answer, 2),
+        "longest_silence_s": round(longest_gap, 2),
         "memory_start_kb": memory_start,
         "memory_end_kb": memory_end,
         "speech_lost": [line for line in lines if line.startswith("Speech is off")],
