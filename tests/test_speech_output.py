@@ -322,17 +322,15 @@ def test_a_sound_server_that_pauses_and_comes_back_costs_a_sentence_not_the_voic
             second.freeze()  # longer than the stall limit: the stream stops taking sound
             time.sleep(3.0)
             second.thaw()
-            # The recovery: the stream reopened and the cut sentence starts again. Measured 0.1 s
-            # after the thaw even with the machine's two cores under a load of 10.
+            # The stream is reopened and the cut sentence starts again (0.1 s after the thaw, here,
+            # with a CPU hog on both cores), then plays whole.
             deadline = time.monotonic() + 20
             while len(activity.starts) < 2 and time.monotonic() < deadline:
                 time.sleep(0.05)
             assert len(activity.starts) >= 2, "the sentence the freeze cut never started again"
-            # Then it plays at the machine's pace: on a busy machine the 9.5 s sentence took 27 to
-            # 47 s with no freeze at all (docs/speech.md), so this waits for a hang, not a clock.
-            assert speech.wait_until_done(timeout=120)
+            assert speech.wait_until_done(timeout=20)
             speech.say(Message("Still here."))
-            assert speech.wait_until_done(timeout=60)
+            assert speech.wait_until_done(timeout=10)
             assert failures == [] and speech.failure is None
             spoken = speech.spoken_texts
             assert spoken.count(" ".join(LONG.split())) == 2, spoken  # the cut sentence, said again
