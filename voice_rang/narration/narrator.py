@@ -101,6 +101,8 @@ class Narrator:
     def possessive(self, seat: int) -> str:
         if seat == self.listener:
             return str(self._words["possessive_you"])
+        if seat == 0 and "possessive_host" in self._words:
+            return str(self._words["possessive_host"])  # a language whose ending joins the word
         return str(self._words["possessive_other"]).format(name=self.seat_name(seat))
 
     def card(self, card: Card) -> str:
@@ -122,6 +124,9 @@ class Narrator:
 
     def _fields(self, seat: int | None = None, **extra: Any) -> dict[str, Any]:
         fields: dict[str, Any] = {"cap": self.cap, **extra}
+        levels = self._words.get("levels")
+        if isinstance(levels, dict) and fields.get("level") in levels:
+            fields["level"] = levels[fields["level"]]  # a verbosity's name in the language
         if seat is not None:
             who, whose = self.seat_name(seat), self.possessive(seat)
             fields.update(who=who, Who=_capital(who), whose=whose, Whose=_capital(whose))

@@ -394,6 +394,9 @@ class Table:
         else:
             key = "now_waiting"
         self._say(self.narrator.say("help", key), remember=False)
+        if self.narrator.prompts.messages["help"].get("voice_language"):
+            # what can be typed in the language when the voice hears another
+            self._say(self.narrator.say("help", "voice_language"), remember=False)
         self._say(self.narrator.say("help", "keys"), remember=False)
 
     def _step_history(self, step: int) -> None:
