@@ -177,12 +177,12 @@ _WOOD = ((1, 1.0), (2.3, 0.5), (4.1, 0.2))
 
 def _miss(rate: int, size: int) -> Samples:
     del size
-    return _note(rate, 0.07, 520, _WOOD, attack=0.001, decay=0.015)
+    return _note(rate, 0.07, 470, _WOOD, attack=0.001, decay=0.015)
 
 
 def _miss_you(rate: int, size: int) -> Samples:
     del size
-    return _note(rate, 0.07, 780, _WOOD, attack=0.001, decay=0.015)
+    return _note(rate, 0.07, 700, _WOOD, attack=0.001, decay=0.015)
 
 
 _RISING = (523.3, 659.3, 784.0, 1046.5, 1318.5, 1568.0, 2093.0)
@@ -213,8 +213,8 @@ def _capture_other(rate: int, size: int) -> Samples:
 
 def _your_turn(rate: int, size: int) -> Samples:
     del size
-    return _mix([(0.0, _note(rate, 0.14, 880.0, _BELL, decay=0.06)),
-                 (0.11, _note(rate, 0.15, 1174.7, _BELL, decay=0.07))], rate)
+    return _mix([(0.0, _note(rate, 0.14, 1108.7, _BELL, decay=0.06)),
+                 (0.11, _note(rate, 0.15, 1480.0, _BELL, decay=0.07))], rate)
 
 
 def _reshuffle(rate: int, size: int) -> Samples:
@@ -241,18 +241,18 @@ def _out(rate: int, size: int) -> Samples:
 
 def _won(rate: int, size: int) -> Samples:
     del size
-    steps = (523.3, 659.3, 784.0)
+    steps = (440.0, 554.4, 659.3)  # A major, away from the capture strums' C and their ticks
     parts = [(i * 0.1, _note(rate, 0.12, f, _BELL, decay=0.08)) for i, f in enumerate(steps)]
-    parts.append((0.3, _note(rate, 0.34, 1046.5, _BELL, decay=0.16)))
-    parts.append((0.3, _note(rate, 0.34, 784.0, ((1, 0.5),), decay=0.16)))
+    parts.append((0.3, _note(rate, 0.34, 880.0, _BELL, decay=0.16)))
+    parts.append((0.3, _note(rate, 0.34, 659.3, ((1, 0.5),), decay=0.16)))
     return _mix(parts, rate)
 
 
 def _lost(rate: int, size: int) -> Samples:
     del size
-    return _then(_note(rate, 0.2, 392.0, ((1, 1.0), (2, 0.2)), decay=0.15),
-                 _note(rate, 0.2, 311.1, ((1, 1.0), (2, 0.2)), decay=0.15),
-                 _note(rate, 0.24, 261.6, ((1, 1.0), (2, 0.2)), decay=0.18))
+    return _then(_note(rate, 0.2, 370.0, ((1, 1.0), (2, 0.2)), decay=0.15),
+                 _note(rate, 0.2, 293.7, ((1, 1.0), (2, 0.2)), decay=0.15),
+                 _note(rate, 0.24, 246.9, ((1, 1.0), (2, 0.2)), decay=0.18))
 
 
 def _not_caught(rate: int, size: int) -> Samples:
@@ -264,12 +264,12 @@ def _not_caught(rate: int, size: int) -> Samples:
 
 def _listening_on(rate: int, size: int) -> Samples:
     del size
-    return _glide(rate, 0.12, 600.0, 1200.0, ((1, 1.0), (2, 0.2)))
+    return _glide(rate, 0.12, 900.0, 1800.0, ((1, 1.0), (2, 0.2)))
 
 
 def _listening_off(rate: int, size: int) -> Samples:
     del size
-    return _glide(rate, 0.12, 1200.0, 600.0, ((1, 1.0), (2, 0.2)))
+    return _glide(rate, 0.12, 1800.0, 900.0, ((1, 1.0), (2, 0.2)))
 
 
 _MAKERS: dict[str, Callable[[int, int], Samples]] = {
