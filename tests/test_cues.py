@@ -144,3 +144,20 @@ def test_a_whole_game_with_sounds_tells_every_event_by_its_cue() -> None:
     assert narrator.turn_prompt(1, False).cue == ""
     assert narrator.say("answer", "not_caught").cue == "not caught"
     assert narrator.say("prompt", "listening").cue == "listening on"
+
+
+def test_the_demo_explains_each_sound_right_after_it_is_first_heard() -> None:
+    from voice_rang.demo import demo_steps
+
+    messages = [m for step in demo_steps(Narrator.load("en", seats=2, sounds=True)) for m in step]
+    explained: list[str] = []
+    for index, message in enumerate(messages):
+        if message.kind == "sound lesson":
+            cue = messages[index - 1].cue
+            assert cue, "a sound explained that was not just heard"
+            explained.append(" ".join(part for part in cue.split() if not part.isdigit()))
+    assert len(explained) == len(set(explained))
+    heard = {" ".join(p for p in m.cue.split() if not p.isdigit()) for m in messages if m.cue}
+    assert set(explained) == heard
+    quiet = [m for step in demo_steps(Narrator.load("en", seats=2)) for m in step]
+    assert not any(m.cue or m.kind == "sound lesson" for m in quiet)
