@@ -13,7 +13,7 @@ from test_play import TEXT_ENV, VOICE_RANG
 from voice_rang.commands import CommandSet, normalize
 from voice_rang.engine import DECK, Card, Game
 from voice_rang.narration import Narrator
-from voice_rang.prompts import load_prompts
+from voice_rang.prompts import load_prompts, prompts_dir, tomllib
 
 BENGALI = re.compile(r"[\u0980-\u09FF]")
 LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z'-]*")
@@ -85,11 +85,27 @@ def test_bengali_has_every_message_english_has() -> None:
                 found.add(prefix + key)
         return found
 
-    english, bengali = load_prompts("en"), load_prompts("bn")
-    assert keys(english.messages) <= keys(bengali.messages)
-    assert set(english.commands) == set(bengali.commands)
-    assert english.keys == bengali.keys
-    assert bengali.voice == "bn"
+    english = load_prompts("en")
+    # the file itself, not what it falls back to: every English sentence has its Bengali
+    raw = tomllib.loads((prompts_dir() / "bn.toml").read_text(encoding="utf-8"))
+    untranslated = sorted(keys(english.messages) - keys(raw["messages"]))
+    assert untranslated == [], f"translate into prompts/bn.toml: {untranslated}"
+    assert set(english.commands) == set(raw["commands"])
+    assert english.keys == raw["keys"]
+    assert load_prompts("bn").voice == "bn"
+
+
+def test_a_message_not_yet_translated_is_said_in_the_fallback_language(tmp_path: Path) -> None:
+    (tmp_path / "en.toml").write_text((prompts_dir() / "en.toml").read_text(encoding="utf-8"),
+                                      encoding="utf-8")
+    (tmp_path / "yy.toml").write_text(
+        '[meta]\nfallback = "en"\n[commands]\n"turn" = ["yy turn"]\n'
+        '[messages.answer]\nunknown = "yy?"\n', encoding="utf-8")
+    prompts = load_prompts("yy", tmp_path)
+    assert prompts.messages["answer"]["unknown"] == "yy?"
+    assert prompts.messages["answer"]["quit_yes"] == "Goodbye."
+    assert prompts.commands["turn"] == ["yy turn"] and prompts.commands["quit"] == ["quit", "exit"]
+    assert "exit" in prompts.typed_only
 
 
 def test_doctor_says_whether_a_bengali_voice_is_installed() -> None:

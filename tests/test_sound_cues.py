@@ -199,3 +199,21 @@ def test_a_spoken_game_plays_each_cue_when_its_event_happens(
         position = at + len(cue_template(name))
     printed = result.stdout.splitlines()
     assert any(line.startswith("Game over at the cap of 5 reveals") for line in printed)
+
+
+def test_a_bengali_game_is_spoken_in_bengali_with_its_sounds(
+        audio_server: object, tap: SpeakerTap) -> None:
+    """``--lang bn`` speaks with espeak-ng's Bengali voice (from the prompts file), sounds on."""
+    started = time.monotonic()
+    result = subprocess.run(
+        [VOICE_RANG, "play", "--lang", "bn", "--no-listen", "--verbosity", "brief", "--beat", "0",
+         "--seed", "2", "--cap", "3"],
+        input="অটো চালু\n", capture_output=True, text=True, timeout=300, env=dict(os.environ))
+    ended = time.monotonic()
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert not any(line.startswith("কথা বন্ধ") for line in lines), lines  # speech stayed on
+    assert lines[-1].startswith("৩ চালের সীমায় খেলা শেষ")
+    audio = recorded(tap, started, ended)
+    assert np.sqrt(np.mean(audio ** 2)) > LOUD / 3
+    assert find_cue(audio, "miss you", threshold=0.65) or find_cue(audio, "miss", threshold=0.65)

@@ -80,18 +80,45 @@ def load_prompts(language: str = "en", directory: Path | None = None) -> Prompts
         for phrases in commands.values()
     ):
         raise PromptsError(f"{path.name}: [commands] maps each command to a list of phrases")
-    typed_only = _typed_only(path.name, data.get("listen", {}), commands)
     meta = data.get("meta", {}) if isinstance(data.get("meta"), dict) else {}
+    messages = dict(data.get("messages", {}))
+    listen = data.get("listen", {})
+    fallback = meta.get("fallback")
+    if isinstance(fallback, str) and fallback != language:
+        # A message or command the file does not have yet is said and heard as in the fallback
+        # language, so a sentence added to en.toml never breaks a game in another language.
+        base = load_prompts(fallback, directory)
+        messages = _merged(base.messages, messages)
+        missing = {c: p for c, p in base.commands.items() if c not in commands}
+        commands = {**commands, **missing}
+        if isinstance(listen, dict):
+            inherited = [p for phrases in missing.values() for p in phrases if p in base.typed_only]
+            typed = [c for c, phrases in missing.items() if set(phrases) <= base.typed_only]
+            listen = {**listen, "typed_only": list(listen.get("typed_only", [])) + inherited,
+                      "typed_commands": list(listen.get("typed_commands", [])) + typed}
+    typed_only = _typed_only(path.name, listen, commands)
     voice = meta.get("voice")
     return Prompts(
         language=language,
-        messages=dict(data.get("messages", {})),
+        messages=messages,
         commands={key: list(value) for key, value in commands.items()},
         keys=dict(data.get("keys", {})),
         typed_only=typed_only,
         voice=str(voice) if voice else None,
         name=str(meta.get("name", language)),
     )
+
+
+def _merged(base: dict[str, Any], own: dict[str, Any]) -> dict[str, Any]:
+    """``own`` with every key it lacks taken from ``base``, table by table."""
+    merged = dict(base)
+    for key, value in own.items():
+        if isinstance(value, dict) and isinstance(base.get(key), dict) and not (
+                set(value) <= {"you", "other"}):
+            merged[key] = _merged(base[key], value)
+        else:
+            merged[key] = value
+    return merged
 
 
 def _typed_only(name: str, listen: Any, commands: dict[str, list[str]]) -> frozenset[str]:
