@@ -161,3 +161,30 @@ def test_the_demo_explains_each_sound_right_after_it_is_first_heard() -> None:
     assert set(explained) == heard
     quiet = [m for step in demo_steps(Narrator.load("en", seats=2)) for m in step]
     assert not any(m.cue or m.kind == "sound lesson" for m in quiet)
+
+
+def test_the_sounds_command_switches_cues_and_is_refused_without_a_speaker() -> None:
+    from test_table import RecordingOutputs
+
+    from voice_rang.table import Table
+
+    def table(can_sound: bool) -> tuple[Table, RecordingOutputs]:
+        outputs = RecordingOutputs()
+        narrator = Narrator.load("en", seats=2, verbosity="brief")
+        made = Table(narrator, lambda number: Game(2, Random(3), number=number), outputs,
+                     kinds=["person", "computer"], beat=0.0, can_sound=can_sound)
+        made.start()
+        return made, outputs
+
+    silent, outputs = table(can_sound=False)
+    silent.handle("sounds on")
+    assert outputs.texts[-1].startswith("There is no speaker to play sounds on")
+    assert not silent.narrator.sounds
+    speaking, outputs = table(can_sound=True)
+    speaking.handle("sounds toggle")
+    assert speaking.narrator.sounds and outputs.texts[-1].startswith("Sounds on:")
+    speaking.handle("sounds on")
+    assert outputs.texts[-1] == "Sounds are already on."
+    speaking.handle("turn")
+    speaking.handle("sounds off")
+    assert not speaking.narrator.sounds and outputs.texts[-1].startswith("Sounds off:")
