@@ -14,7 +14,7 @@ Three threads, one lock (a ``Condition``):
   queue buffer by buffer, checks for cancellation between writes, and keeps the stream topped
   up with a little silence while idle so the device never falls asleep.
 
-Policy (see :meth:`SpeechOutput.say`): in order; URGENT cuts older lower-priority speech,
+Policy (see :meth:`SpeechOutput.say`): in order; URGENT cuts older CHATTY speech,
 playing or queued; queued CHATTY messages are dropped when the backlog grows past
 ``max_backlog``; ``stop()`` drops everything. A device that stalls or errs is reopened once
 (a sound server that hiccups, restarts or leaves a stream stuck costs the sentence it cut, which
@@ -225,9 +225,11 @@ class SpeechOutput:
     def say(self, message: Message) -> None:
         """Queue ``message``; returns at once. Never raises once speech has failed or closed.
 
-        URGENT cuts every older message of lower priority (the one playing stops now, queued
-        ones are dropped); queued CHATTY messages are dropped, oldest first, while more than
-        ``max_backlog`` messages wait; everything else is spoken in order.
+        URGENT cuts every older CHATTY message (the one playing stops now, queued ones are
+        dropped) and starts without the pause; queued CHATTY messages are dropped, oldest first,
+        while more than ``max_backlog`` messages wait; everything else is spoken in order. A
+        NORMAL message (a reveal) is never cut by what follows it: "your turn" or the end comes
+        after the card it follows, so the card and its sound are always heard.
         """
         text = " ".join(message.text.split()) if self._words else ""
         if not text and not message.cue:
@@ -240,10 +242,10 @@ class SpeechOutput:
                 return
             if message.priority >= Priority.URGENT:
                 for waiting in self._queue:
-                    if waiting.message.priority < message.priority:
+                    if waiting.message.priority == Priority.CHATTY:
                         waiting.cancelled = True
                 current = self._current
-                if current is not None and current.message.priority < message.priority:
+                if current is not None and current.message.priority == Priority.CHATTY:
                     current.cancelled = True
                 self._queue = deque(u for u in self._queue if not u.cancelled)
             self._queue.append(utterance)
