@@ -15,7 +15,7 @@ True
 
 from __future__ import annotations
 
-import re
+import unicodedata
 from dataclasses import dataclass
 
 from .prompts import load_prompts
@@ -42,19 +42,25 @@ COMMAND_IDS = (
     "verbosity full",
     "stop",
 )
-"""Every command the table understands; keys may also map to ``auto-reveal toggle`` and
-``verbosity cycle``, which the table resolves against the current setting."""
-
-_NOT_WORD = re.compile(r"[^\w']+")
+"""Every command the table understands and listens for. The table also takes ``sounds on`` and
+``sounds off`` (typed or keyed only: ``[listen] typed_commands``), and keys may map to
+``auto-reveal toggle``, ``verbosity cycle`` and ``sounds toggle``, which the table resolves
+against the current setting."""
 
 
 def normalize(text: str) -> str:
     """Lower-case words separated by single spaces: hyphens and punctuation dropped.
 
+    Letters, combining marks and digits of any script are kept (a Bengali word's vowel signs
+    are marks, not letters), so a phrase in any language compares as typed.
+
     >>> normalize("  Auto-Reveal, on! ")
     'auto reveal on'
+    >>> normalize("চাল দাও।")
+    'চাল দাও'
     """
-    return " ".join(_NOT_WORD.sub(" ", text.lower()).split())
+    kept = (ch if ch == "'" or unicodedata.category(ch)[0] in "LMN" else " " for ch in text.lower())
+    return " ".join("".join(kept).split())
 
 
 @dataclass(frozen=True)

@@ -10,10 +10,17 @@ going out, all within about fifty reveals.
 True
 >>> sum("one more" in m.text for step in steps for m in step) >= 1
 True
+
+With sounds on, each sound is explained the first time it is heard:
+
+>>> heard = demo_steps(Narrator.load("en", seats=2, sounds=True))
+>>> [m.text for step in heard for m in step if m.kind == "sound lesson"][:2]
+['That chime means it is your turn.', 'That tick is the sound of a miss.']
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from random import Random
 
 from .engine import Game, GameOver, Reshuffled, Revealed, WentOut, parse_deck
@@ -49,11 +56,11 @@ def demo_steps(narrator: Narrator) -> list[list[Message]]:
     game = demo_game()
     taught: set[str] = set()
     opening = [_lesson(narrator, "intro"), *narrator.event(game.dealt), _lesson(narrator, "teach_deal")]
-    steps = [[*opening, _what_next(narrator, game)]]
+    steps = [[*opening, *_with_sound_lessons(narrator, [_what_next(narrator, game)], taught)]]
     while not game.is_over:
         step: list[Message] = []
         for event in game.reveal():
-            step.extend(narrator.event(event))
+            step.extend(_with_sound_lessons(narrator, narrator.event(event), taught))
             lesson = _lesson_for(event)
             if lesson is not None and lesson not in taught:
                 taught.add(lesson)
@@ -61,9 +68,24 @@ def demo_steps(narrator: Narrator) -> list[list[Message]]:
         if game.is_over:
             step.append(_lesson(narrator, "teach_end"))
         else:
-            step.append(_what_next(narrator, game))
+            step.extend(_with_sound_lessons(narrator, [_what_next(narrator, game)], taught))
         steps.append(step)
     return steps
+
+
+def _with_sound_lessons(narrator: Narrator, messages: list[Message], taught: set[str]) -> list[Message]:
+    """``messages``, each followed the first time its sound is heard by what the sound means."""
+    out: list[Message] = []
+    for message in messages:
+        out.append(message)
+        if not message.cue:
+            continue
+        name = " ".join(part for part in message.cue.split() if not part.isdigit())
+        key = "cue_" + name.replace(" ", "_")
+        if key not in taught and key in narrator.prompts.messages["demo"]:
+            taught.add(key)
+            out.append(narrator.say("demo", key, priority=Priority.NORMAL, kind="sound lesson"))
+    return out
 
 
 def _lesson_for(event: object) -> str | None:
@@ -87,4 +109,6 @@ def _what_next(narrator: Narrator, game: Game) -> Message:
         key = "next_yours_extra" if game.owes_extra_card else "next_yours"
     else:
         key = "next_other_extra" if game.owes_extra_card else "next_other"
-    return narrator.say("demo", key, priority=Priority.URGENT, kind="next")
+    message = narrator.say("demo", key, priority=Priority.URGENT, kind="next")
+    # Your turn comes with its sound, as it would in a game.
+    return replace(message, cue="your turn") if narrator.sounds and game.current_seat == 0 else message

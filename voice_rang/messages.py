@@ -33,3 +33,6 @@ class Message:
     priority: Priority = Priority.NORMAL
     kind: str = ""
     """What the message is about (``reveal``, ``your turn``, ``answer`` …), for outputs and tests."""
+    cue: str = ""
+    """A sound cue played just before the words (a name from ``voice_rang.speech.cues``, such as
+    ``miss`` or ``capture you 7``), or empty. Printed output ignores it."""

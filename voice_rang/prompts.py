@@ -54,6 +54,11 @@ class Prompts:
     typed_only: frozenset[str] = frozenset()
     """Phrases of ``commands`` that work typed but are not listened for: short words that
     everyday talk is too often heard as."""
+    voice: str | None = None
+    """``[meta] voice``: the synthesizer voice that speaks this language (``bn`` for
+    espeak-ng's Bengali), or None for the synthesizer's default."""
+    name: str = ""
+    """``[meta] name``: the language's name in English, for ``voice-rang doctor``."""
 
 
 @cache
@@ -77,30 +82,67 @@ def load_prompts(language: str = "en", directory: Path | None = None) -> Prompts
         for phrases in commands.values()
     ):
         raise PromptsError(f"{path.name}: [commands] maps each command to a list of phrases")
-    typed_only = _typed_only(path.name, data.get("listen", {}), commands)
+    meta = data.get("meta", {}) if isinstance(data.get("meta"), dict) else {}
     messages = data.get("messages", {})
     if not isinstance(messages, dict):
         raise PromptsError(f"{path.name}: [messages] is a table of message templates")
+    listen = data.get("listen", {})
+    fallback = meta.get("fallback")
+    if isinstance(fallback, str) and fallback != language:
+        # A message or command the file does not have yet is said and heard as in the fallback
+        # language, so a sentence added to en.toml never breaks a game in another language.
+        base = load_prompts(fallback, directory)
+        messages = _merged(base.messages, messages)
+        missing = {c: p for c, p in base.commands.items() if c not in commands}
+        commands = {**commands, **missing}
+        if isinstance(listen, dict):
+            inherited = [p for phrases in missing.values() for p in phrases if p in base.typed_only]
+            typed = [c for c, phrases in missing.items() if set(phrases) <= base.typed_only]
+            listen = {**listen, "typed_only": list(listen.get("typed_only", [])) + inherited,
+                      "typed_commands": list(listen.get("typed_commands", [])) + typed}
+    typed_only = _typed_only(path.name, listen, commands)
     messages = _complete(path.name, language, messages)
+    voice = meta.get("voice")
     return Prompts(
         language=language,
         messages=messages,
         commands={key: list(value) for key, value in commands.items()},
         keys=dict(data.get("keys", {})),
         typed_only=typed_only,
+        voice=str(voice) if voice else None,
+        name=str(meta.get("name", language)),
     )
 
 
+def _merged(base: dict[str, Any], own: dict[str, Any]) -> dict[str, Any]:
+    """``own`` with every key it lacks taken from ``base``, table by table."""
+    merged = dict(base)
+    for key, value in own.items():
+        if isinstance(value, dict) and isinstance(base.get(key), dict) and not (
+                set(value) <= {"you", "other"}):
+            merged[key] = _merged(base[key], value)
+        else:
+            merged[key] = value
+    return merged
+
+
 def _typed_only(name: str, listen: Any, commands: dict[str, list[str]]) -> frozenset[str]:
-    """``[listen] typed_only``, checked: known phrases, and every command still has one to say."""
+    """``[listen] typed_only``, checked: known phrases, and every command still has one to say,
+    except the commands ``[listen] typed_commands`` names: typed or keyed only, on purpose (none
+    of their phrases is listened for)."""
     phrases = listen.get("typed_only", []) if isinstance(listen, dict) else None
     if not isinstance(phrases, list) or not all(isinstance(p, str) for p in phrases):
         raise PromptsError(f"{name}: [listen] typed_only is a list of command phrases")
+    typed_commands = listen.get("typed_commands", []) if isinstance(listen, dict) else []
+    if not isinstance(typed_commands, list) or not all(c in commands for c in typed_commands):
+        raise PromptsError(f"{name}: [listen] typed_commands is a list of commands in [commands]")
+    phrases = phrases + [p for c in typed_commands for p in commands[c]]
     unknown = [p for p in phrases if not any(p in known for known in commands.values())]
     if unknown:
         raise PromptsError(f"{name}: [listen] typed_only names {unknown[0]!r}, "
                            "which is not a phrase in [commands]")
-    silent = [command for command, known in commands.items() if set(known) <= set(phrases)]
+    silent = [command for command, known in commands.items()
+              if set(known) <= set(phrases) and command not in typed_commands]
     if silent:
         raise PromptsError(f"{name}: [listen] typed_only leaves {silent[0]!r} "
                            "with no phrase to say")

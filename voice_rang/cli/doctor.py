@@ -136,6 +136,7 @@ def _check_synthesizer(args: argparse.Namespace, say: Callable[[str], None]) -> 
         "; see them all with voice-rang doctor --all-voices")
     say(f"Speech synthesizer works: {synth.name} through pyttsx3, {len(voices)} voices, "
         f"for example {names}{more}.")
+    _check_language_voices(synth, say)
     if args.voice:
         try:
             chosen = synth.check_voice(args.voice)
@@ -144,6 +145,29 @@ def _check_synthesizer(args: argparse.Namespace, say: Callable[[str], None]) -> 
             return False
         say(f"Voice found: {args.voice} is {chosen}.")
     return True
+
+
+def _check_language_voices(synth: Any, say: Callable[[str], None]) -> None:
+    """For every prompts file that names its own voice (``[meta] voice``), whether it is here."""
+    from voice_rang.prompts import PromptsError, available_languages, load_prompts
+    from voice_rang.speech.synth import SynthUnavailable
+
+    for language in available_languages():
+        try:
+            prompts = load_prompts(language)
+        except PromptsError as error:
+            say(f"Prompts for {language} are broken ({error}): that language cannot be played.")
+            continue
+        if not prompts.voice:
+            continue
+        try:
+            found = synth.check_voice(prompts.voice)
+        except SynthUnavailable:
+            say(f"No {prompts.name} voice installed ({prompts.voice}): --lang {language} plays as "
+                f"text lines until one is; espeak-ng-data has it (sudo apt-get install "
+                f"espeak-ng-data).")
+            continue
+        say(f"{prompts.name} voice installed: {found}, used by --lang {language}.")
 
 
 def _check_speech(args: argparse.Namespace, say: Callable[[str], None]) -> bool:

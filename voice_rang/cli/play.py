@@ -61,7 +61,10 @@ def add_output_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--verbosity", choices=VERBOSITIES, default="normal",
                         help="brief (experts), normal, or full (adds every count)")
     parser.add_argument("--lang", default=os.environ.get("VOICE_RANG_LANG", "en"),
-                        help="language of the prompts file (default en)")
+                        help="language of the prompts file (default en; bn for Bengali)")
+    parser.add_argument("--sounds", choices=("on", "off"),
+                        help="sound cues for misses, matches, your turn and more "
+                             "(default on when speaking, off with --text)")
 
 
 def check_output_arguments(args: argparse.Namespace) -> None:
@@ -75,9 +78,17 @@ def check_output_arguments(args: argparse.Namespace) -> None:
         raise UsageError(str(error)) from None
 
 
+def sounds_wanted(args: argparse.Namespace) -> bool:
+    """``--sounds``, else on when the game speaks and off with ``--text``."""
+    return args.sounds == "on" if args.sounds else not args.text
+
+
 def open_speech(args: argparse.Namespace, outputs: TableOutputs, narrator: Narrator) -> Any:
-    """Speech output unless ``--text``; when it can't start, one line says why and play goes on."""
-    if args.text:
+    """Speech output unless ``--text`` (then sound cues alone, with ``--sounds on``); when it
+    can't start, one line says why and play goes on. Sets ``narrator.sounds``."""
+    narrator.sounds = False
+    words = not args.text
+    if not words and not sounds_wanted(args):
         return None
     try:
         from ..speech import SpeechOutput, SpeechUnavailable
@@ -87,15 +98,18 @@ def open_speech(args: argparse.Namespace, outputs: TableOutputs, narrator: Narra
 
     def lost(reason: str) -> None:
         outputs.speech_failed()
+        narrator.sounds = False
         outputs.say(narrator.say("answer", "speech_off", reason=reason))
 
+    voice = args.voice or load_prompts(args.lang).voice
     try:
-        speech = SpeechOutput.open(voice=args.voice, rate=args.rate, volume=args.volume,
-                                   on_failure=lost)
+        speech = SpeechOutput.open(voice=voice, rate=args.rate, volume=args.volume,
+                                   on_failure=lost, words=words)
     except SpeechUnavailable as error:
         outputs.say(narrator.say("answer", "speech_off", reason=str(error)))
         return None
     outputs.speech = speech
+    narrator.sounds = sounds_wanted(args)
     return speech
 
 
@@ -160,7 +174,8 @@ def run(args: argparse.Namespace) -> int:
         # Someone can still answer at the end (new game or quit) when keys or a voice are live:
         # a hands-free player may have started the game with no terminal at all.
         table = Table(narrator, new_game, outputs, kinds=kinds, beat=args.beat,
-                      interactive=terminal or listen, log=log, save=keeper)
+                      interactive=terminal or listen, log=log, save=keeper,
+                      can_sound=speech is not None)
         if saved is not None:
             game, rng = keeper.go_on(saved)
             table.resume(game)

@@ -19,7 +19,7 @@ the pile grows to 2. Reveal 2 of 5,000.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from ..engine import Card, Dealt, Event, GameOver, Reshuffled, Revealed, WentOut
@@ -27,10 +27,21 @@ from ..engine.game import DEFAULT_CAP
 from ..messages import Message, Priority
 from ..prompts import Prompts, load_prompts
 
-__all__ = ["VERBOSITIES", "Narrator", "SeatView", "Verbosity"]
+__all__ = ["NUMBER_EVERY", "VERBOSITIES", "Narrator", "SeatView", "Verbosity"]
 
 Verbosity = Literal["brief", "normal", "full"]
 VERBOSITIES: tuple[Verbosity, ...] = ("brief", "normal", "full")
+NUMBER_EVERY = 50
+"""With sounds on (below full verbosity) "Reveal n of 5,000" is said on every 50th reveal, on the
+first, and on each of the last 50 before the cap."""
+
+_ANSWER_CUES = {
+    ("answer", "not_caught"): "not caught",
+    ("answer", "too_noisy"): "not caught",
+    ("prompt", "listening"): "listening on",
+    ("answer", "voice_off"): "listening off",
+}
+"""Table messages that come with a sound when sounds are on."""
 
 
 @dataclass(frozen=True)
@@ -55,6 +66,9 @@ class Narrator:
     cap: int = DEFAULT_CAP
     kinds: Sequence[str] = field(default_factory=tuple)
     """Per seat, ``"person"`` or ``"computer"``; only used to introduce the table."""
+    sounds: bool = False
+    """Sound cues on: messages carry a ``cue``, a miss at brief verbosity is a few words after its
+    sound, and the reveal number is said only now and then (:meth:`number_due`)."""
 
     @classmethod
     def load(cls, language: str = "en", **options: Any) -> Narrator:
@@ -87,6 +101,8 @@ class Narrator:
     def possessive(self, seat: int) -> str:
         if seat == self.listener:
             return str(self._words["possessive_you"])
+        if seat == 0 and "possessive_host" in self._words:
+            return str(self._words["possessive_host"])  # a language whose ending joins the word
         return str(self._words["possessive_other"]).format(name=self.seat_name(seat))
 
     def card(self, card: Card) -> str:
@@ -108,6 +124,9 @@ class Narrator:
 
     def _fields(self, seat: int | None = None, **extra: Any) -> dict[str, Any]:
         fields: dict[str, Any] = {"cap": self.cap, **extra}
+        levels = self._words.get("levels")
+        if isinstance(levels, dict) and fields.get("level") in levels:
+            fields["level"] = levels[fields["level"]]  # a verbosity's name in the language
         if seat is not None:
             who, whose = self.seat_name(seat), self.possessive(seat)
             fields.update(who=who, Who=_capital(who), whose=whose, Whose=_capital(whose))
@@ -124,7 +143,24 @@ class Narrator:
     ) -> Message:
         """Any message of the prompts file, filled in; answers to commands are urgent by default."""
         text = self._template(section, key, seat).format(**self._fields(seat, **extra))
-        return Message(_capital(text), priority, kind)
+        cue = _ANSWER_CUES.get((section, key), "") if self.sounds else ""
+        return Message(self._finish(text), priority, kind, cue)
+
+    def _finish(self, text: str) -> str:
+        """A sentence as said: capital first letter, digits in the language's own
+        (``[messages.words] digits``, ten characters, when the language has them)."""
+        digits = self._words.get("digits")
+        if digits:
+            text = text.translate(str.maketrans("0123456789", str(digits)))
+        return _capital(text)
+
+    def number_due(self, n: int) -> bool:
+        """Whether the reveal sentence for reveal ``n`` ends with "Reveal n of 5,000": always
+        without sounds or at full verbosity; with sounds on the first, every 50th, and each of
+        the last 50 before the cap (``status`` always says it)."""
+        if not self.sounds or self.verbosity == "full":
+            return True
+        return n == 1 or n % NUMBER_EVERY == 0 or n > self.cap - NUMBER_EVERY
 
     # ----- events --------------------------------------------------------------------------
 
@@ -135,10 +171,10 @@ class Narrator:
         if isinstance(event, Dealt):
             return self._dealt(event)
         if isinstance(event, Reshuffled):
-            return [self.say("events", "reshuffle", event.seat, Priority.NORMAL, "reshuffle",
-                             cards=event.cards)]
+            return [self._cued(self.say("events", "reshuffle", event.seat, Priority.NORMAL,
+                                        "reshuffle", cards=event.cards), "reshuffle")]
         if isinstance(event, WentOut):
-            return [self.say("events", "out", event.seat, Priority.NORMAL, "out")]
+            return [self._cued(self.say("events", "out", event.seat, Priority.NORMAL, "out"), "out")]
         if isinstance(event, GameOver):
             return [self._game_over(event)]
         raise TypeError(f"no narration for {event!r}")  # pragma: no cover
@@ -153,6 +189,7 @@ class Narrator:
         else:
             kind = "miss"
         level = "brief" if self.verbosity == "brief" else "normal"
+        number = self.number_due(event.n)
         fields = self._fields(
             event.seat,
             card=self.card(event.card),
@@ -163,8 +200,19 @@ class Narrator:
             moved=event.moved,
             pile=event.pile,
         )
-        text = self._template("reveal", f"{kind}.{level}", event.seat).format(**fields)
-        messages = [Message(_capital(text), Priority.NORMAL, f"reveal {kind}")]
+        if number:
+            text = self._template("reveal", f"{kind}.{level}", event.seat).format(**fields)
+        else:
+            text = self._template("reveal", f"sounds.{kind}.{level}", event.seat).format(**fields)
+        cue = ""
+        if self.sounds:
+            yours = event.seat == self.listener
+            if event.match:
+                # the cue's name and the cards moved: voice_rang.speech.cues makes the sound
+                cue = f"capture {'you' if yours else 'other'} {event.moved}"
+            elif event.under is not None:
+                cue = "miss you" if yours else "miss"
+        messages = [Message(self._finish(text), Priority.NORMAL, f"reveal {kind}", cue)]
         if self.verbosity == "full":
             messages.append(self._counts(event))
         return messages
@@ -178,7 +226,7 @@ class Narrator:
         text = self._template("reveal", "counts").format(
             stacks=self.join(stacks), collected=self.join(collected), pile=event.pile
         )
-        return Message(_capital(text), Priority.CHATTY, "counts")
+        return Message(self._finish(text), Priority.CHATTY, "counts")
 
     def _dealt(self, event: Dealt) -> list[Message]:
         seats = len(event.seats)
@@ -212,16 +260,23 @@ class Narrator:
                 [f"{self.seat_name(seat)} {cards}" for seat, cards in enumerate(event.cards)]
             )
         ).text
+        won = self.listener is None or self.listener in event.winners
+        cue = "won" if won else "lost"
         if event.reason == "last seat":
             winner = event.winners[0]
-            return self.say("events", "end_last", winner, Priority.URGENT, "end", n=event.reveals)
+            return self._cued(self.say("events", "end_last", winner, Priority.URGENT, "end",
+                                       n=event.reveals), cue)
         most = event.cards[event.winners[0]]
         if len(event.winners) == 1:
-            return self.say("events", "end_cap", event.winners[0], Priority.URGENT, "end",
-                            cards=most, holdings=holdings)
+            return self._cued(self.say("events", "end_cap", event.winners[0], Priority.URGENT, "end",
+                                       cards=most, holdings=holdings), cue)
         names = self.join([self.seat_name(seat) for seat in event.winners])
-        return self.say("events", "end_cap_shared", None, Priority.URGENT, "end",
-                        list=names, cards=most, holdings=holdings)
+        return self._cued(self.say("events", "end_cap_shared", None, Priority.URGENT, "end",
+                                   list=names, cards=most, holdings=holdings), cue)
+
+    def _cued(self, message: Message, cue: str) -> Message:
+        """``message`` with ``cue`` when sounds are on."""
+        return replace(message, cue=cue) if self.sounds else message
 
     # ----- the table's own messages --------------------------------------------------------
 
@@ -231,7 +286,8 @@ class Narrator:
             key = "your_extra" if extra else "your_turn"
         else:
             key = "seat_extra" if extra else "seat_turn"
-        return self.say("prompt", key, seat, Priority.URGENT, "your turn")
+        message = self.say("prompt", key, seat, Priority.URGENT, "your turn")
+        return self._cued(message, "your turn") if seat == self.listener or self.listener is None else message
 
     def status(self, n: int, turn: int | None, seats: Sequence[SeatView],
                pile: int, top: Card | None) -> list[Message]:

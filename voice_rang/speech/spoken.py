@@ -14,7 +14,7 @@ Three threads, one lock (a ``Condition``):
   queue buffer by buffer, checks for cancellation between writes, and keeps the stream topped
   up with a little silence while idle so the device never falls asleep.
 
-Policy (see :meth:`SpeechOutput.say`): in order; URGENT cuts older lower-priority speech,
+Policy (see :meth:`SpeechOutput.say`): in order; URGENT cuts older CHATTY speech,
 playing or queued; queued CHATTY messages are dropped when the backlog grows past
 ``max_backlog``; ``stop()`` drops everything. A device that stalls or errs is reopened once
 (a sound server that hiccups, restarts or leaves a stream stuck costs the sentence it cut, which
@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..messages import Message, Priority
+from .cues import cue_pcm
 from .devices import START_TIMEOUT_S, SoundSystemNotAnswering, answer_within
 from .player import STALL_SECONDS, PlaybackError, Player, PlayerUnavailable
 from .synth import Synthesizer, SynthUnavailable, open_synthesizer
@@ -63,6 +64,8 @@ RECOVERY_INTERVAL = 60.0
 """Seconds after reopening a failed device during which a second failure is final: a device
 that keeps failing is lost, and speech that stops every few seconds is worse than text."""
 _REOPEN_RETRY = 0.5
+CUE_GAP = 0.05
+"""Silence between a message's sound cue and its words, so the two do not blur."""
 _SILENCE_LEVEL = 96
 _CACHE_ENTRIES = 64
 
@@ -84,6 +87,8 @@ class _Utterance:
 
     message: Message
     key: tuple[str, int, float, str | None]
+    cue: bytes = b""
+    """The message's sound cue, played before its words (with :data:`CUE_GAP` after it)."""
     chunks: deque[bytes] = field(default_factory=deque)
     rendered: bool = False
     cancelled: bool = False
@@ -102,12 +107,37 @@ def _trim_leading_silence(pcm: bytes) -> bytes:
     return b""
 
 
+def _is_silent(pcm: bytes) -> bool:
+    samples = array.array("h", pcm)
+    if sys.byteorder == "big":
+        samples.byteswap()
+    return not samples or (max(samples) <= _SILENCE_LEVEL and min(samples) >= -_SILENCE_LEVEL)
+
+
+def _trim_trailing_silence(pcm: bytes) -> bytes:
+    """Drop the near-silent end of an utterance (espeak-ng ends each with about a third of a
+    second of it): the pause between messages is :data:`PAUSE_BETWEEN`, not the synthesizer's."""
+    samples = array.array("h", pcm)
+    if sys.byteorder == "big":
+        samples.byteswap()
+    for index in range(len(samples) - 1, -1, -1):
+        value = samples[index]
+        if value > _SILENCE_LEVEL or value < -_SILENCE_LEVEL:
+            return pcm[:min(index + 23, len(samples)) * 2]
+    return b""
+
+
 class SpeechOutput:
     """Spoken output: non-blocking ``say``, barge-in ``stop``, priorities, activity callbacks.
 
     Construct once per game and keep it: the synthesizer stays loaded and the output stream
     stays open. Raises :class:`SpeechUnavailable` (one sentence) if there is no synthesizer, no
     such voice, or no working output device.
+
+    A message's sound cue (``Message.cue``, see :mod:`voice_rang.speech.cues`) plays first, on
+    the same stream, as part of the same utterance: in order with the words, cut by ``stop`` and
+    by urgent messages like them. ``words=False`` plays the cues alone (sounds for a player who
+    reads the lines with a screen reader).
 
     ``max_backlog``: how many messages may wait behind the one playing before old CHATTY ones
     are dropped. ``stall_timeout``: seconds a device may take no audio before it is reported
@@ -124,7 +154,9 @@ class SpeechOutput:
         on_failure: Callable[[str], None] | None = None,
         max_backlog: int = 2,
         stall_timeout: float = STALL_SECONDS,
+        words: bool = True,
     ) -> None:
+        self._words = words
         try:
             self._synth: Synthesizer = open_synthesizer()
             self._voice = self._synth.check_voice(voice) if voice else None
@@ -160,6 +192,7 @@ class SpeechOutput:
         self._current: _Utterance | None = None
         self._listeners: list[ActivityListener] = []
         self._spoken: list[str] = []
+        self._cues_played: list[tuple[str, float]] = []
         self._audible_until = 0.0
         self._closed = False
         self._failure: str | None = None
@@ -192,25 +225,30 @@ class SpeechOutput:
     def say(self, message: Message) -> None:
         """Queue ``message``; returns at once. Never raises once speech has failed or closed.
 
-        URGENT cuts every older message of lower priority (the one playing stops now, queued
-        ones are dropped); queued CHATTY messages are dropped, oldest first, while more than
-        ``max_backlog`` messages wait; everything else is spoken in order.
+        URGENT cuts every older CHATTY message (the one playing stops now, queued ones are
+        dropped) and starts without the pause; queued CHATTY messages are dropped, oldest first,
+        while more than ``max_backlog`` messages wait; everything else is spoken in order. A
+        NORMAL message (a reveal) is never cut by what follows it: "your turn" or the end comes
+        after the card it follows, so the card and its sound are always heard.
         """
-        text = " ".join(message.text.split())
-        if not text:
+        text = " ".join(message.text.split()) if self._words else ""
+        if not text and not message.cue:
             return
         with self._cond:
             if self._closed or self._failure is not None:
                 return
+            utterance = self._utterance(message, text)
+            if not text and not utterance.cue:
+                return
             if message.priority >= Priority.URGENT:
                 for waiting in self._queue:
-                    if waiting.message.priority < message.priority:
+                    if waiting.message.priority == Priority.CHATTY:
                         waiting.cancelled = True
                 current = self._current
-                if current is not None and current.message.priority < message.priority:
+                if current is not None and current.message.priority == Priority.CHATTY:
                     current.cancelled = True
                 self._queue = deque(u for u in self._queue if not u.cancelled)
-            self._queue.append(self._utterance(message, text))
+            self._queue.append(utterance)
             self._drop_chatty_backlog()
             self._cond.notify_all()
 
@@ -327,6 +365,13 @@ class SpeechOutput:
             return list(self._spoken)
 
     @property
+    def cues_played(self) -> list[tuple[str, float]]:
+        """Cues that started playing, in order, each with when its first frame was handed to the
+        device (``time.monotonic()``)."""
+        with self._cond:
+            return list(self._cues_played)
+
+    @property
     def failure(self) -> str | None:
         """The reason speech stopped working, or None while it works."""
         return self._failure
@@ -354,17 +399,31 @@ class SpeechOutput:
         return (text, self._rate, self._volume, self._voice)
 
     def _utterance(self, message: Message, text: str) -> _Utterance:
-        """A new utterance of ``text``, from the cache or sent to be rendered. Lock held."""
+        """A new utterance of ``text`` (after ``message``'s cue, if any), from the cache or sent
+        to be rendered. Lock held."""
         key = self._key(text)
-        utterance = _Utterance(message=message, key=key)
+        utterance = _Utterance(message=message, key=key, cue=self._cue(message.cue, bool(text)))
         cached = self._cache.get(key)
-        if cached is not None:
+        if not text:
+            utterance.rendered = True
+        elif cached is not None:
             self._cache.move_to_end(key)
             utterance.chunks.append(cached)
             utterance.rendered = True
         else:
             self._to_render.append(utterance)
         return utterance
+
+    def _cue(self, name: str, then_words: bool) -> bytes:
+        """The cue's samples at the synthesizer's rate and volume (with the gap before words);
+        an unknown name plays nothing."""
+        if not name:
+            return b""
+        try:
+            pcm = cue_pcm(name, self._synth.sample_rate, self._volume)
+        except ValueError:
+            return b""
+        return pcm + bytes(2 * int(self._synth.sample_rate * CUE_GAP)) if then_words else pcm
 
     def _drop_chatty_backlog(self) -> None:
         """Called with the lock held: keep the waiting line short by dropping old chatter."""
@@ -380,7 +439,7 @@ class SpeechOutput:
 
     def _remember(self, key: tuple[str, int, float, str | None], pcm: bytes) -> None:
         """Called with the lock held."""
-        self._cache[key] = pcm
+        self._cache[key] = _trim_trailing_silence(pcm)
         self._cache.move_to_end(key)
         while len(self._cache) > _CACHE_ENTRIES:
             self._cache.popitem(last=False)
@@ -538,9 +597,20 @@ class SpeechOutput:
     def _play(self, utterance: _Utterance) -> None:
         started_at: float | None = None
         leading = True
+        cue = utterance.cue
+        held: list[bytes] = []  # silent chunks kept until sound follows: no trailing silence
         self._player.new_utterance()
         try:
             while True:
+                if cue:
+                    sound, cue = cue, b""
+                    if utterance.cancelled or self._closed:
+                        break
+                    started_at = self._begin(utterance, cue=True)
+                    if not self._player.write(sound, lambda: utterance.cancelled or self._closed):
+                        break
+                    continue
+                chunk: bytes | None
                 with self._cond:
                     while (
                         not utterance.chunks
@@ -567,12 +637,15 @@ class SpeechOutput:
                     if not chunk:
                         continue
                     leading = False
-                if started_at is None:
-                    started_at = time.monotonic()
                     with self._cond:
-                        utterance.started = True
                         self._spoken.append(" ".join(utterance.message.text.split()))
-                    self._notify(True, started_at)
+                elif _is_silent(chunk):
+                    held.append(chunk)
+                    continue
+                if started_at is None:
+                    started_at = self._begin(utterance, cue=False)
+                if held:
+                    chunk, held = b"".join(held) + chunk, []
                 if not self._player.write(chunk, lambda: utterance.cancelled or self._closed):
                     break
         finally:
@@ -595,6 +668,17 @@ class SpeechOutput:
                     self._current = None
                 self._cond.notify_all()
             self._end(utterance, ended)
+
+    def _begin(self, utterance: _Utterance, *, cue: bool) -> float:
+        """The utterance's first frame (its cue's, or its words' when it has none) is about to be
+        handed over: say so to the activity listeners; returns when."""
+        now = time.monotonic()
+        with self._cond:
+            if cue:
+                self._cues_played.append((utterance.message.cue, now))
+            utterance.started = True
+        self._notify(True, now)
+        return now
 
     def _watchdog(self) -> None:
         """Report a device that hangs *inside* a PortAudio call, where the playback thread's own

@@ -64,6 +64,7 @@ class Table:
         log: EventLog | None = None,
         clock: Callable[[], float] = time.monotonic,
         save: Callable[[Game], None] | None = None,
+        can_sound: bool = False,
     ) -> None:
         self.narrator = narrator
         self._new_game = new_game
@@ -77,6 +78,8 @@ class Table:
         spoken auto-reveal talks on from card to card and "auto-reveal off" can never be heard.
         Computer seats alone need none: the game soon comes back to a person and waits."""
         self.interactive = interactive
+        self.can_sound = can_sound
+        """Whether an output can play sound cues: ``sounds on`` is refused without one."""
         self._log = log
         self._save = save
         """Called with the game after the deal and after every reveal, once the log has it
@@ -351,6 +354,9 @@ class Table:
             "verbosity full": lambda: self._verbosity("full"),
             "verbosity cycle": self._cycle_verbosity,
             "stop": self._stop,
+            "sounds on": lambda: self._set_sounds(True),
+            "sounds off": lambda: self._set_sounds(False),
+            "sounds toggle": lambda: self._set_sounds(None),
         }
 
     def _turn(self) -> None:
@@ -408,6 +414,9 @@ class Table:
         else:
             key = "now_waiting"
         self._say(self.narrator.say("help", key), remember=False)
+        if self.narrator.prompts.messages["help"].get("voice_language"):
+            # what can be typed in the language when the voice hears another
+            self._say(self.narrator.say("help", "voice_language"), remember=False)
         self._say(self.narrator.say("help", "keys"), remember=False)
 
     def _step_history(self, step: int) -> None:
@@ -453,6 +462,16 @@ class Table:
     def _cycle_verbosity(self) -> None:
         index = VERBOSITIES.index(self.narrator.verbosity)
         self._verbosity(VERBOSITIES[(index + 1) % len(VERBOSITIES)])
+
+    def _set_sounds(self, on: bool | None) -> None:
+        wanted = (not self.narrator.sounds) if on is None else on
+        if wanted and not self.can_sound:
+            self._answer("answer", "sounds_no_output")
+        elif self.narrator.sounds == wanted:
+            self._answer("answer", "sounds_already_on" if wanted else "sounds_already_off")
+        else:
+            self.narrator.sounds = wanted
+            self._answer("answer", "sounds_on" if wanted else "sounds_off")
 
     def _stop(self) -> None:
         self.outputs.stop()
