@@ -1,0 +1,540 @@
+"""The host's server: the web page, and a WebSocket per guest (commands in, public events out).
+
+It runs an asyncio loop on a thread of its own and never touches the game: a guest's command
+goes on the table's queue as a call for the table's thread, and what the table publishes comes
+back here through :meth:`HostServer.publish` to be sent to every guest. It serves three fixed
+files and nothing else from disk.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import html
+import secrets
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from importlib import resources
+from typing import Any
+
+import msgspec
+from aiohttp import WSMsgType, web
+
+from ..engine import Dealt, Event
+from ..narration import Narrator
+from ..prompts import available_languages
+from .protocol import (
+    MAX_CLIENT_MESSAGE,
+    PROTOCOL_VERSION,
+    Auto,
+    Bye,
+    Command,
+    ErrorCode,
+    Hello,
+    HostMessage,
+    Leave,
+    Line,
+    Narration,
+    News,
+    Problem,
+    Published,
+    SeatKindName,
+    Seats,
+    Settings,
+    Turn,
+    Welcome,
+    decode_client,
+    encode,
+)
+from .view import GuestView
+
+__all__ = ["HostServer", "Limits", "SeatHooks"]
+
+STATIC = {"/": ("index.html", "text/html"), "/page.js": ("page.js", "text/javascript"),
+          "/page.css": ("page.css", "text/css")}
+"""Every file the server serves: these, from the package, and nothing else."""
+
+
+@dataclass(frozen=True)
+class Limits:
+    """How much a guest may send, and how wrong codes are slowed down."""
+
+    rate: float = 20.0
+    """Messages a second a guest may send on average …"""
+    burst: float = 40.0
+    """… with this many at once; more are refused with ``too_fast``."""
+    flood: int = 200
+    """Refused messages after which the guest is dropped (it may come back with its token)."""
+    free_tries: int = 3
+    """Wrong codes from one address before each further try must wait."""
+    max_wait: float = 60.0
+    frame: int = 64 * 1024
+    """Frames above this are closed by the WebSocket layer itself."""
+
+
+@dataclass
+class SeatHooks:
+    """What the server asks of the table's side: each runs on the table's thread."""
+
+    joined: Callable[[int, str], None]
+    back: Callable[[int], None]
+    gone: Callable[[int, bool], None]
+    """The guest left (``True``: for good, or its grace ran out): a computer plays the seat."""
+    left_lobby: Callable[[int, str], None]
+    command: Callable[[int, str], None]
+    """A guest's command, for its own seat."""
+
+
+@dataclass
+class _Seat:
+    token: str = ""
+    name: str = ""
+    kind: SeatKindName = "open"
+    socket: web.WebSocketResponse | None = None
+    view: GuestView | None = None
+    """For a narrated guest (a web page): the host words its messages."""
+    grace: asyncio.TimerHandle | None = None
+
+
+@dataclass
+class _Bucket:
+    tokens: float
+    at: float
+    refused: int = 0
+    told: float = field(default=-1e9)
+
+
+class HostServer:
+    """Seats, tokens and sockets; :meth:`start` opens it, :meth:`publish` sends to every guest."""
+
+    def __init__(self, seats: int, code: str, hooks: SeatHooks, *, send_to_table: Callable[[Any], None],
+                 cap: int, page_words: dict[str, str], grace: float = 10.0,
+                 limits: Limits | None = None) -> None:
+        self.code = code
+        self.cap = cap
+        self.grace = grace
+        self.limits = limits or Limits()
+        self._hooks = hooks
+        self._to_table = send_to_table
+        self._seats = [_Seat(kind="person")] + [_Seat() for _ in range(seats - 1)]
+        self._started = False
+        self._record: list[HostMessage] = []
+        """Every public message of the current game, for a guest taking its seat back."""
+        self._events: list[Event] = []
+        self._turn: Turn | None = None
+        self._auto: list[bool] = [False] * seats
+        self._wrong: dict[str, tuple[int, float]] = {}
+        self._page = self._render_page(page_words)
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._runner: web.AppRunner | None = None
+        self._thread: threading.Thread | None = None
+        self.port = 0
+
+    # ----- life ------------------------------------------------------------------------------
+
+    def start(self, bind: str, port: int) -> int:
+        """Listen on ``bind``:``port`` (0: any free port); the port. Raises ``OSError`` if taken."""
+        ready: threading.Event = threading.Event()
+        failure: list[BaseException] = []
+
+        def run() -> None:
+            loop = asyncio.new_event_loop()
+            self._loop = loop
+            try:
+                loop.run_until_complete(self._open(bind, port))
+            except BaseException as error:  # reported to the caller below
+                failure.append(error)
+                ready.set()
+                return
+            ready.set()
+            loop.run_forever()
+            left = asyncio.all_tasks(loop)
+            for task in left:
+                task.cancel()
+            if left:
+                loop.run_until_complete(_gather(left))
+            loop.close()
+
+        self._thread = threading.Thread(target=run, name="host-server", daemon=True)
+        self._thread.start()
+        ready.wait()
+        if failure:
+            raise failure[0]
+        return self.port
+
+    async def _open(self, bind: str, port: int) -> None:
+        app = web.Application(client_max_size=MAX_CLIENT_MESSAGE)
+        app.router.add_get("/ws", self._socket)
+        for path in STATIC:
+            app.router.add_get(path, self._static)
+        self._runner = web.AppRunner(app, access_log=None, handle_signals=False)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, bind, port)
+        await site.start()
+        server = site._server  # the bound port, when 0 was asked for
+        sockets = getattr(server, "sockets", None) or []
+        self.port = sockets[0].getsockname()[1] if sockets else port
+
+    def close(self, say_bye: bool = True) -> None:
+        """Tell every guest the table has ended (one message), then stop serving."""
+        loop = self._loop
+        if loop is None or not loop.is_running():
+            return
+
+        async def shut() -> None:
+            open_seats = [seat for seat in self._seats[1:] if seat.socket is not None and not seat.socket.closed]
+            if say_bye:
+                for seat in open_seats:
+                    await self._send(seat, Bye(reason="host_ended"))
+            sockets = [seat.socket for seat in open_seats if seat.socket is not None]
+            await asyncio.gather(*(_flush(socket, 8.0) for socket in sockets))
+            await asyncio.gather(*(socket.close() for socket in sockets), return_exceptions=True)
+            if self._runner is not None:
+                await self._runner.cleanup()
+            others = [task for task in asyncio.all_tasks() if task is not asyncio.current_task()]
+            for task in others:
+                task.cancel()
+            await asyncio.gather(*others, return_exceptions=True)
+
+        future = asyncio.run_coroutine_threadsafe(shut(), loop)
+        with contextlib.suppress(Exception):  # closing is best effort; the guests see the socket end
+            future.result(12.0)
+        loop.call_soon_threadsafe(loop.stop)
+        if self._thread is not None:
+            self._thread.join(2.0)
+
+    # ----- from the table's thread --------------------------------------------------------------
+
+    def publish(self, message: HostMessage) -> None:
+        """Send a public message to every guest (thread-safe; in order)."""
+        if self._loop is not None:
+            self._loop.call_soon_threadsafe(self._publish, message)
+
+    def tell(self, seat: int, message: HostMessage) -> None:
+        """Send a message to one seat's guest alone (thread-safe)."""
+        if self._loop is not None:
+            self._loop.call_soon_threadsafe(self._tell, seat, message)
+
+    def started(self) -> None:
+        if self._loop is not None:
+            self._loop.call_soon_threadsafe(self._start_game)
+
+    # ----- on the server's loop ----------------------------------------------------------------
+
+    def _start_game(self) -> None:
+        self._started = True
+        for seat in self._seats[1:]:
+            if seat.kind == "open":
+                seat.kind = "computer"
+        self._publish_seats()
+
+    def _publish(self, message: HostMessage) -> None:
+        if isinstance(message, Published):
+            if isinstance(message.event, Dealt):
+                self._events = []
+            self._events.append(message.event)
+        elif isinstance(message, Turn):
+            self._turn = message
+        elif isinstance(message, Auto):
+            self._auto = list(message.on)
+        data = encode(message)
+        for number, seat in enumerate(self._seats):
+            if number and seat.socket is not None and not seat.socket.closed:
+                self._send_now(seat, message, data)
+
+    def _tell(self, number: int, message: HostMessage) -> None:
+        seat = self._seats[number]
+        if seat.socket is not None and not seat.socket.closed:
+            self._send_now(seat, message, encode(message))
+
+    def _send_now(self, seat: _Seat, message: HostMessage, data: bytes) -> None:
+        socket = seat.socket
+        assert socket is not None
+        _queue(socket, data)
+        if seat.view is not None:
+            lines = seat.view.messages(message)
+            if lines or isinstance(message, Published | Auto):
+                narration = Narration(
+                    lines=[Line(m.text, int(m.priority), m.kind) for m in lines],
+                    board=[m.text for m in seat.view.status()])
+                _queue(socket, encode(narration))
+
+    async def _write(self, socket: web.WebSocketResponse, data: bytes) -> None:
+        _queue(socket, data)
+        await asyncio.sleep(0)
+
+    async def _send(self, seat: _Seat, message: HostMessage) -> None:
+        if seat.socket is not None:
+            self._send_now(seat, message, encode(message))
+            await asyncio.sleep(0)
+
+    def _publish_seats(self) -> None:
+        self._publish(Seats(kinds=[seat.kind for seat in self._seats],
+                            names=[seat.name for seat in self._seats]))
+
+    def _seats_message(self) -> Seats:
+        return Seats(kinds=[seat.kind for seat in self._seats], names=[seat.name for seat in self._seats])
+
+    # ----- HTTP ------------------------------------------------------------------------------------
+
+    def _render_page(self, words: dict[str, str]) -> str:
+        page = resources.files(__package__).joinpath("static/index.html").read_text(encoding="utf-8")
+        for key, text in words.items():
+            page = page.replace("{{" + key + "}}", html.escape(text, quote=True))
+        return page
+
+    async def _static(self, request: web.Request) -> web.Response:
+        name, content_type = STATIC[request.path]
+        headers = {"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff"}
+        if name == "index.html":
+            return web.Response(text=self._page, content_type=content_type, headers=headers)
+        text = resources.files(__package__).joinpath(f"static/{name}").read_text(encoding="utf-8")
+        return web.Response(text=text, content_type=content_type, headers=headers)
+
+    # ----- one guest's connection -------------------------------------------------------------------
+
+    async def _socket(self, request: web.Request) -> web.WebSocketResponse:
+        socket = web.WebSocketResponse(max_msg_size=self.limits.frame, heartbeat=10.0)
+        await socket.prepare(request)
+        address = request.remote or "?"
+        bucket = _Bucket(self.limits.burst, time.monotonic())
+        number: int | None = None
+        try:
+            async for frame in socket:
+                if frame.type not in (WSMsgType.TEXT, WSMsgType.BINARY):
+                    break
+                if not self._allowed(bucket):
+                    if bucket.refused > self.limits.flood:
+                        await self._problem(socket, "flooding")
+                        await _flush(socket)
+                        break
+                    now = time.monotonic()
+                    if now - bucket.told > 1.0:
+                        bucket.told = now
+                        await self._problem(socket, "too_fast")
+                    continue
+                data = frame.data
+                size = len(data.encode() if isinstance(data, str) else data)
+                if size > MAX_CLIENT_MESSAGE:
+                    await self._problem(socket, "too_large", detail=str(MAX_CLIENT_MESSAGE))
+                    continue
+                try:
+                    message = decode_client(data)
+                except msgspec.DecodeError as error:
+                    await self._problem(socket, "bad_message", detail=str(error)[:200])
+                    continue
+                if isinstance(message, Hello):
+                    if number is not None:
+                        await self._problem(socket, "hello_twice")
+                        continue
+                    number = await self._hello(socket, message, address)
+                    if number is None and socket.closed:
+                        break
+                    continue
+                if number is None or self._seats[number].socket is not socket:
+                    await self._problem(socket, "hello_first")
+                    continue
+                if isinstance(message, Command):
+                    self._to_table(_bind(self._hooks.command, number, message.command))
+                elif isinstance(message, Settings):
+                    view = self._seats[number].view
+                    if view is not None:
+                        view.narrator.verbosity = message.verbosity
+                elif isinstance(message, Leave):
+                    self._leave(number, for_good=True)
+                    number = None
+                    break
+        finally:
+            if number is not None and self._seats[number].socket is socket:
+                self._leave(number, for_good=False)
+        if not socket.closed:
+            await socket.close()
+        return socket
+
+    def _allowed(self, bucket: _Bucket) -> bool:
+        now = time.monotonic()
+        bucket.tokens = min(self.limits.burst, bucket.tokens + (now - bucket.at) * self.limits.rate)
+        bucket.at = now
+        if bucket.tokens >= 1.0:
+            bucket.tokens -= 1.0
+            return True
+        bucket.refused += 1
+        return False
+
+    async def _problem(self, socket: web.WebSocketResponse, code: ErrorCode, detail: str = "",
+                       seconds: int = 0) -> None:
+        await self._write(socket, encode(Problem(code=code, detail=detail, seconds=seconds)))
+
+    async def _hello(self, socket: web.WebSocketResponse, hello: Hello, address: str) -> int | None:
+        """Seat the guest, or say why not; the seat number."""
+        if hello.version != PROTOCOL_VERSION:
+            await self._problem(socket, "version", detail=str(hello.version))
+            await _flush(socket)
+            await socket.close()
+            return None
+        if hello.narrate and hello.lang not in available_languages():
+            await self._problem(socket, "language", detail=hello.lang[:20])
+            return None
+        name = "".join(ch for ch in hello.name if ch.isprintable())[:40].strip()
+        if hello.token is not None:
+            number = next((n for n, seat in enumerate(self._seats)
+                           if n and seat.token and secrets.compare_digest(seat.token, hello.token)), None)
+            if number is None:
+                await self._problem(socket, "unknown_token")
+                return None
+            await self._take_back(number, socket, hello)
+            return number
+        waiting = self._must_wait(address)
+        if waiting:
+            await self._problem(socket, "wait", seconds=waiting)
+            return None
+        if hello.code is None or not secrets.compare_digest(hello.code.encode(), self.code.encode()):
+            self._wrong_code(address)
+            await self._problem(socket, "wrong_code")
+            return None
+        self._wrong.pop(address, None)
+        if self._started:
+            await self._problem(socket, "started")
+            return None
+        number = next((n for n, seat in enumerate(self._seats) if seat.kind == "open"), None)
+        if number is None:
+            await self._problem(socket, "full")
+            return None
+        seat = self._seats[number]
+        seat.token, seat.name, seat.kind, seat.socket = secrets.token_urlsafe(18), name, "remote", socket
+        seat.view = self._new_view(hello)
+        await self._send(seat, self._welcome(number))
+        self._publish_seats()
+        self._to_table(_bind(self._hooks.joined, number, name))
+        return number
+
+    def _new_view(self, hello: Hello) -> GuestView | None:
+        if not hello.narrate:
+            return None
+        seats = len(self._seats)
+        return GuestView(Narrator.load(hello.lang, seats=seats, verbosity=hello.verbosity, cap=self.cap))
+
+    def _welcome(self, number: int) -> Welcome:
+        seat = self._seats[number]
+        return Welcome(version=PROTOCOL_VERSION, seat=number, token=seat.token, seats=self._seats_message(),
+                       cap=self.cap, started=self._started, events=list(self._events) if self._started else [],
+                       turn=self._turn if self._started else None, auto=list(self._auto))
+
+    async def _take_back(self, number: int, socket: web.WebSocketResponse, hello: Hello) -> None:
+        seat = self._seats[number]
+        old = seat.socket
+        if seat.grace is not None:
+            seat.grace.cancel()
+            seat.grace = None
+        was = seat.kind
+        seat.socket, seat.kind = socket, "remote"
+        view = self._new_view(hello)
+        if view is not None and seat.view is not None and old is None:
+            view = seat.view  # a page coming back: its narrator knows what it already said
+        seat.view = view
+        if old is not None and not old.closed:
+            await self._write(old, encode(Bye(reason="seat_taken")))
+            await _flush(old)
+            await old.close()
+        self._auto[number] = False
+        await self._send(seat, self._welcome(number))
+        self._publish_seats()
+        if was != "remote" or old is not None:
+            self._publish(News(key="back", seat=number, name=seat.name))
+        self._to_table(_bind1(self._hooks.back, number))
+
+    def _leave(self, number: int, for_good: bool) -> None:
+        seat = self._seats[number]
+        seat.socket = None
+        if not self._started:
+            name = seat.name
+            self._seats[number] = _Seat()
+            self._publish_seats()
+            self._publish(News(key="freed", seat=number, name=name))
+            self._to_table(_bind(self._hooks.left_lobby, number, name))
+            return
+        if for_good:
+            seat.token = ""
+            self._stand_in(number, "left")
+            return
+        seat.kind = "away"
+        self._publish_seats()
+        self._publish(News(key="dropped", seat=number, name=seat.name))
+        assert self._loop is not None
+        seat.grace = self._loop.call_later(self.grace, self._stand_in, number, "computer")
+
+    def _stand_in(self, number: int, key: str) -> None:
+        seat = self._seats[number]
+        seat.grace = None
+        if seat.socket is not None:
+            return
+        seat.kind = "computer"
+        self._publish_seats()
+        self._publish(News(key=key, seat=number, name=seat.name))  # type: ignore[arg-type]
+        self._to_table(_bind(self._hooks.gone, number, key == "left"))
+
+    def _must_wait(self, address: str) -> int:
+        _count, until = self._wrong.get(address, (0, 0.0))
+        left = until - time.monotonic()
+        return max(1, round(left)) if left > 0 else 0
+
+    def _wrong_code(self, address: str) -> None:
+        count, _ = self._wrong.get(address, (0, 0.0))
+        count += 1
+        wait = 0.0
+        if count >= self.limits.free_tries:
+            wait = min(self.limits.max_wait, 2.0 ** (count - self.limits.free_tries + 1))
+        self._wrong[address] = (count, time.monotonic() + wait)
+
+
+_closing: set[asyncio.Future[Any]] = set()
+"""Closes under way (kept so they are not collected before they finish)."""
+MAX_BACKLOG = 20_000
+"""Messages waiting for one guest that reads too slowly; past this it is dropped, not waited for."""
+
+
+def _queue(socket: web.WebSocketResponse, data: bytes) -> None:
+    """Send in order on the socket's own writer, so one slow guest never holds up the others."""
+    outbox: asyncio.Queue[bytes] | None = getattr(socket, "_voice_rang_outbox", None)
+    if outbox is None:
+        outbox = asyncio.Queue()
+        socket._voice_rang_outbox = outbox  # type: ignore[attr-defined]
+        task = asyncio.ensure_future(_writer(socket, outbox))
+        socket._voice_rang_writer = task  # type: ignore[attr-defined]
+    if outbox.qsize() > MAX_BACKLOG:
+        _closing.add(asyncio.ensure_future(socket.close()))
+        return
+    outbox.put_nowait(data)
+
+
+async def _flush(socket: web.WebSocketResponse, timeout: float = 2.0) -> None:
+    """Wait (a little) until what was queued for the socket has been written."""
+    outbox: asyncio.Queue[bytes] | None = getattr(socket, "_voice_rang_outbox", None)
+    end = time.monotonic() + timeout
+    while outbox is not None and not outbox.empty() and time.monotonic() < end and not socket.closed:
+        await asyncio.sleep(0.01)
+    await asyncio.sleep(0.01)
+
+
+async def _writer(socket: web.WebSocketResponse, outbox: asyncio.Queue[bytes]) -> None:
+    while not socket.closed:
+        data = await outbox.get()
+        try:
+            await socket.send_str(data.decode())
+        except (ConnectionError, RuntimeError):
+            return  # the guest is gone; its reader notices and starts the grace
+
+
+def _bind(hook: Callable[[int, Any], None], seat: int, value: Any) -> Callable[[Any], None]:
+    """A call for the table's thread (the table argument is not needed: the hooks hold it)."""
+    return lambda _table: hook(seat, value)
+
+
+def _bind1(hook: Callable[[int], None], seat: int) -> Callable[[Any], None]:
+    return lambda _table: hook(seat)
+
+
+async def _gather(tasks: set[asyncio.Task[Any]]) -> None:
+    await asyncio.gather(*tasks, return_exceptions=True)
