@@ -126,6 +126,8 @@ class HostServer:
         self._turn: Turn | None = None
         self._auto: list[bool] = [False] * seats
         self._wrong: dict[str, tuple[int, float]] = {}
+        self._narrated: dict[int, str] = {}
+        """Connections (by id) that asked the host to word everything, and in which language."""
         self._page = self._render_page(page_words)
         self._loop: asyncio.AbstractEventLoop | None = None
         self._runner: web.AppRunner | None = None
@@ -326,6 +328,8 @@ class HostServer:
                     await self._problem(socket, "bad_message", detail=str(error)[:200])
                     continue
                 if isinstance(message, Hello):
+                    if message.narrate and message.lang in available_languages():
+                        self._narrated[id(socket)] = message.lang
                     if number is not None:
                         await self._problem(socket, "hello_twice")
                         continue
@@ -347,6 +351,7 @@ class HostServer:
                     number = None
                     break
         finally:
+            self._narrated.pop(id(socket), None)
             if number is not None and self._seats[number].socket is socket:
                 self._leave(number, for_good=False)
         if not socket.closed:
@@ -365,7 +370,13 @@ class HostServer:
 
     async def _problem(self, socket: web.WebSocketResponse, code: ErrorCode, detail: str = "",
                        seconds: int = 0) -> None:
-        await self._write(socket, encode(Problem(code=code, detail=detail, seconds=seconds)))
+        problem = Problem(code=code, detail=detail, seconds=seconds)
+        await self._write(socket, encode(problem))
+        lang = self._narrated.get(id(socket))
+        if lang is not None:
+            # A web page has no words of its own: the host says what was wrong for it.
+            line = GuestView(Narrator.load(lang, seats=len(self._seats))).messages(problem)[0]
+            await self._write(socket, encode(Narration(lines=[Line(line.text, int(line.priority), "error")])))
 
     async def _hello(self, socket: web.WebSocketResponse, hello: Hello, address: str) -> int | None:
         """Seat the guest, or say why not; the seat number."""
