@@ -47,6 +47,7 @@ class HostBridge:
 
     def hooks(self) -> SeatHooks:
         return SeatHooks(joined=self._joined, back=self._back, gone=self._gone, left_lobby=self._left_lobby,
+                         dropped=lambda seat: self._news("dropped", seat, self.names.get(seat, "")),
                          command=self._command)
 
     # ----- out ---------------------------------------------------------------------------------

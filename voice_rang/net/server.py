@@ -83,6 +83,8 @@ class SeatHooks:
     gone: Callable[[int, bool], None]
     """The guest left (``True``: for good, or its grace ran out): a computer plays the seat."""
     left_lobby: Callable[[int, str], None]
+    dropped: Callable[[int], None]
+    """The guest's connection ended without a goodbye: the grace starts."""
     command: Callable[[int, str], None]
     """A guest's command, for its own seat."""
 
@@ -418,6 +420,7 @@ class HostServer:
         seat.view = self._new_view(hello)
         await self._send(seat, self._welcome(number))
         self._publish_seats()
+        self._publish(News(key="joined", seat=number, name=name))
         self._to_table(_bind(self._hooks.joined, number, name))
         return number
 
@@ -473,6 +476,7 @@ class HostServer:
         seat.kind = "away"
         self._publish_seats()
         self._publish(News(key="dropped", seat=number, name=seat.name))
+        self._to_table(_bind1(self._hooks.dropped, number))
         assert self._loop is not None
         seat.grace = self._loop.call_later(self.grace, self._stand_in, number, "computer")
 

@@ -71,6 +71,8 @@ class GuestView:
             self._seats(message)
             return []
         if isinstance(message, News):
+            if message.seat == self.seat:
+                return []  # its own coming and going: the welcome says it
             return [news(self.narrator, message.key, message.seat, message.name)]
         if isinstance(message, Answer):
             fields: dict[str, Any] = dict(message.fields)
