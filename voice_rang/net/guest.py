@@ -115,7 +115,7 @@ class GuestSession:
                 self._on_token(message.token)
             self._write_log(message.events, replay=True)
         elif isinstance(message, Published):
-            self._write_log([message.event])
+            self._write_log(message.events)
         if isinstance(message, Answer):
             self._pending = False
             if message.key == "auto_on" and 0 <= self.view.seat < len(self.view.auto):

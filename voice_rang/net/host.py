@@ -56,11 +56,16 @@ class HostBridge:
         """The table's event log: ``--log`` if any, then every guest."""
         if self._log is not None:
             self._log(events)
-        if self.server is not None:
-            sent = time.perf_counter()
-            for event in events:
-                self.server.publish(Published(event=event, sent=sent))
+        table, server = self.table, self.server
+        if server is not None and table.game is not None:
+            game = table.game
+            turn = None if game.is_over else Turn(seat=game.current_seat, extra=game.owes_extra_card)
+            self._last = (game.number, game.reveals, None if turn is None else (turn.seat, turn.extra))
+            server.publish(Published(events=list(events), turn=turn, sent=time.perf_counter()))
         self.sync()
+        # Let the server's thread send it now: at beat 0 the table would otherwise keep the
+        # interpreter for a whole switch interval, and guests would hear of reveals in bursts.
+        time.sleep(0)
 
     def sync(self) -> None:
         """Publish whose turn it is and the auto-reveal switches, when they changed."""

@@ -89,19 +89,22 @@ ClientMessage = Hello | Command | Settings | Leave
 
 # ----- host to guest -----------------------------------------------------------------------------
 
-class Published(_Message, frozen=True, tag="event"):
-    """An engine event, exactly as the event log writes it."""
-
-    event: Event
-    sent: float = 0.0
-    """The host's ``time.perf_counter()`` when it sent the event (for measuring delay on one machine)."""
-
-
 class Turn(_Message, frozen=True, tag="turn"):
     """Whose turn it is now; ``extra`` after a capture."""
 
     seat: int
     extra: bool
+
+
+class Published(_Message, frozen=True, tag="events"):
+    """What one reveal (or the deal) brought: engine events exactly as the event log writes them,
+    then whose turn it is (``None`` once the game is over). One message a reveal keeps up with a
+    table at beat 0."""
+
+    events: list[Event]
+    turn: Turn | None = None
+    sent: float = 0.0
+    """The host's ``time.perf_counter()`` when it sent them (for measuring delay on one machine)."""
 
 
 class Auto(_Message, frozen=True, tag="auto"):

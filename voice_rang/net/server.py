@@ -236,9 +236,11 @@ class HostServer:
 
     def _publish(self, message: HostMessage) -> None:
         if isinstance(message, Published):
-            if isinstance(message.event, Dealt):
-                self._events = []
-            self._events.append(message.event)
+            for event in message.events:
+                if isinstance(event, Dealt):
+                    self._events = []
+                self._events.append(event)
+            self._turn = message.turn
         elif isinstance(message, Turn):
             self._turn = message
         elif isinstance(message, Auto):

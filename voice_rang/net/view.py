@@ -61,7 +61,10 @@ class GuestView:
     def messages(self, message: HostMessage) -> list[Message]:
         """What this seat hears about one host message (and the state brought up to date)."""
         if isinstance(message, Published):
-            return self._event(message.event)
+            lines = [line for event in message.events for line in self._event(event)]
+            if message.turn is not None:
+                lines.extend(self._turn(message.turn))
+            return lines
         if isinstance(message, Turn):
             return self._turn(message)
         if isinstance(message, Auto):
