@@ -49,7 +49,7 @@ GOAL_P99_MS = 20.0
 
 
 def null_outputs() -> TableOutputs:
-    return TableOutputs(open(os.devnull, "w"))  # noqa: SIM115 - lives as long as the run
+    return TableOutputs(open(os.devnull, "w"))  # lives as long as the run
 
 
 def plain_run(games: int, seed: int) -> tuple[int, float]:
