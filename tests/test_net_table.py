@@ -53,7 +53,7 @@ def test_the_host_cannot_turn_a_remote_seats_card() -> None:
 
 
 def test_remote_auto_reveal_is_for_that_seat_alone_and_the_host_hears_of_it() -> None:
-    table, outputs, replies, _, clock = remote_table()
+    table, outputs, replies, _, _ = remote_table()
     table.handle("auto-reveal on", seat=2)
     assert table.auto == [False, False, True]
     assert replies[-1] == (2, "answer", "auto_on", 2, {})

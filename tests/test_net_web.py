@@ -8,7 +8,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from net_game import start_host
+from net_game import joined, start_guest, start_host
+from rules_checker import check_file
 
 from voice_rang.engine import Card, Revealed
 from voice_rang.narration import Narrator
@@ -98,3 +99,38 @@ def test_the_page_turns_the_guests_card_announces_it_and_a_reload_turns_auto_rev
     finally:
         page.close()
         host.kill()
+
+
+def test_three_people_at_three_devices_a_host_a_join_guest_and_a_page_play_to_the_end(
+        tmp_path: Path, browser: object) -> None:
+    host, port = start_host(tmp_path, 3, seed=11)
+    guest = start_guest(tmp_path, port, "bo")
+    page = browser.new_page()  # type: ignore[attr-defined]
+    try:
+        host.wait_for(joined(1), "the join guest")
+        page.goto(f"http://127.0.0.1:{port}/", wait_until="load")
+        page.get_by_label("Join code").fill("4719")
+        page.get_by_label("Your name (optional)").fill("ann")
+        page.get_by_role("button", name="Join").click()
+        host.wait_for(joined(2), "the page's guest")
+        page.get_by_role("button", name="Turn my card").wait_for(timeout=WAIT_MS)
+        host.write("start\n")
+        page.locator("#history li").first.wait_for(state="attached", timeout=WAIT_MS)
+        page.get_by_role("switch", name=re.compile("Auto-reveal")).check()
+        host.wait_line(r"Auto-reveal on for guest 2")
+        host.write("auto-reveal on\n", close=True)
+        assert host.finish() == 0, host.stderr()
+        assert guest.finish() == 0, guest.stderr()
+        page.locator("#history li", has_text="The host ended the table.").wait_for(state="attached",
+                                                                                  timeout=WAIT_MS)
+        history = page.locator("#history").inner_text()
+        ending = next(line for line in host.lines if line.startswith("Game over"))
+        assert ending.split(":")[0] in history  # the page heard the end, in its own words
+        assert "You turned" in history and "The host turned" in history
+        assert page.locator("#alert p", has_text="Game over").count() == 1
+    finally:
+        page.close()
+        host.kill()
+        guest.kill()
+    report = check_file(tmp_path / "bo.jsonl")
+    assert report.ok, report.violations
