@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
+import os
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -142,7 +144,7 @@ class HostConnection:
             socket = await session.ws_connect(self.url, max_msg_size=64 * 1024 * 1024, heartbeat=10.0,
                                               timeout=aiohttp.ClientWSTimeout(ws_close=2.0))
         except (aiohttp.ClientError, OSError, asyncio.TimeoutError) as error:
-            reason = str(error) or type(error).__name__
+            reason = _why(error)
             if self._token is None:
                 self._deliver(ConnectionLost(reason, True))
                 return None
@@ -178,6 +180,20 @@ class HostConnection:
             reason = "the connection closed"
         self._deliver(ConnectionLost(reason, False))
         return reason
+
+
+def _why(error: BaseException) -> str:
+    """The plain reason a connection failed ("connection refused"), not the library's sentence."""
+    cause = getattr(error, "os_error", error)
+    number = getattr(cause, "errno", None)
+    if isinstance(number, int) and number in errno.errorcode:
+        return os.strerror(number).lower()
+    text = getattr(cause, "strerror", None)
+    if isinstance(text, str) and text:
+        return text[:1].lower() + text[1:]
+    if isinstance(error, asyncio.TimeoutError):
+        return "no answer in time"
+    return str(error) or type(error).__name__
 
 
 def hello_for(code: str | None, token: str | None, name: str) -> Hello:
