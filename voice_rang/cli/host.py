@@ -105,6 +105,7 @@ def run(args: argparse.Namespace) -> int:
         table = Table(narrator, new_game, outputs, kinds=kinds, beat=args.beat,
                       interactive=sys.stdin.isatty() or listen, log=bridge.record)
         words = {key: str(value) for key, value in narrator.prompts.messages.get("web", {}).items()}
+        words["lang"] = args.lang
         server = HostServer(args.seats, code, bridge.hooks(), send_to_table=inbox.put, cap=args.cap,
                             page_words=words, grace=args.grace)
         try:

@@ -17,7 +17,18 @@ from ..messages import Message, Priority
 from ..narration import VERBOSITIES
 from ..table.loop import BARGE_IN, INPUT_ENDED, SPEECH_ENDED, Guess, TableOutputs
 from .client import Connected, ConnectionLost
-from .protocol import Answer, Bye, ClientMessage, Command, HostMessage, Leave, Problem, Published, Welcome
+from .protocol import (
+    PROTOCOL_VERSION,
+    Answer,
+    Bye,
+    ClientMessage,
+    Command,
+    HostMessage,
+    Leave,
+    Problem,
+    Published,
+    Welcome,
+)
 from .view import GuestView
 
 __all__ = ["GuestSession"]
@@ -110,6 +121,10 @@ class GuestSession:
     # ----- from the host ------------------------------------------------------------------------
 
     def _host(self, message: HostMessage) -> None:
+        if isinstance(message, Welcome) and message.version != PROTOCOL_VERSION:
+            self._answer("net_error", "version", host_version=message.version, detail=PROTOCOL_VERSION)
+            self._finish(1)
+            return
         if isinstance(message, Welcome):
             if self._on_token is not None:
                 self._on_token(message.token)
