@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pexpect
 import pytest
-from net_game import joined, start_guest, start_host
+from net_game import VOICE_RANG, WAIT_S, env_for, joined, start_guest, start_host
 from rules_checker import check_file
 
 pytestmark = pytest.mark.slow
@@ -42,3 +43,39 @@ def test_six_seats_host_and_five_join_guests_play_to_the_end_and_every_log_check
         assert lines[-1] == "The host ended the table. Goodbye."
     assert seats == {1, 2, 3, 4, 5}
     assert sum(" joined the table." in line for line in host.lines) == 5
+
+
+def test_in_real_terminals_the_host_starts_with_g_and_each_turns_its_own_card_with_space(tmp_path: Path) -> None:
+    env = env_for(tmp_path / "state")
+    host = pexpect.spawn(VOICE_RANG, ["host", "--text", "--no-listen", "--seats", "2", "--bind", "127.0.0.1",
+                                      "--port", "0", "--code", "4719", "--seed", "3", "--beat", "0"],
+                         env=env, encoding="utf-8", timeout=WAIT_S)
+    try:
+        host.expect(r"http://127\.0\.0\.1:(\d+) with code 4 7 1 9\. "
+                    r"When everyone has joined, say new game or press g\.")
+        guest = pexpect.spawn(VOICE_RANG, ["join", f"127.0.0.1:{host.match.group(1)}", "--code", "4719", "--text",
+                                           "--no-listen"], env=env, encoding="utf-8", timeout=WAIT_S)
+        guest.expect("Waiting for the host to start the game.")
+        host.expect("Guest 1 joined the table.")
+        host.send("g")
+        host.expect("Your turn: say turn, or press space.")
+        guest.send(" ")  # not the guest's turn yet: the host says so, to the guest alone
+        guest.expect("It is the host's turn, not yours.")
+        host.send(" ")
+        guest.expect("Your turn: say turn, or press space.")
+        guest.send(" ")
+        guest.expect("You turned")
+        host.expect("Guest 1 turned")
+        guest.send("s")
+        guest.expect("Reveal 2 of 5,000.")
+        host.send("q")
+        host.expect("Quit the game?")
+        host.send("y")
+        guest.expect("The host ended the table. Goodbye.")
+        guest.expect(pexpect.EOF)
+        guest.close()
+        host.expect(pexpect.EOF)
+        host.close()
+        assert (guest.exitstatus, host.exitstatus) == (0, 0)
+    finally:
+        host.close(force=True)
