@@ -191,9 +191,11 @@ def main(argv: list[str] | None = None) -> int:
     print(f"hosted/plain speed: {hosted_rate / plain_rate:.2f}")
     print(f"reveal to guest ({len(delays)} arrivals at {GUESTS} guests): median {median_ms:.2f} ms, "
           f"p99 {p99_ms:.2f} ms (goal p99 < {GOAL_P99_MS:.0f} ms: {'met' if p99_ms < GOAL_P99_MS else 'NOT met'})")
-    print(json.dumps({"games": args.games, "beat": args.beat, "plain_reveals_per_s": round(plain_rate), "hosted_reveals_per_s":
-                      round(hosted_rate), "ratio": round(hosted_rate / plain_rate, 3), "arrivals": len(delays),
-                      "median_ms": round(median_ms, 3), "p99_ms": round(p99_ms, 3), "goal_p99_ms": GOAL_P99_MS}))
+    print(json.dumps({
+        "games": args.games, "beat": args.beat, "plain_reveals_per_s": round(plain_rate),
+        "hosted_reveals_per_s": round(hosted_rate), "ratio": round(hosted_rate / plain_rate, 3),
+        "arrivals": len(delays), "median_ms": round(median_ms, 3), "p99_ms": round(p99_ms, 3),
+        "goal_p99_ms": GOAL_P99_MS}))
     return 0
 
 

@@ -10,13 +10,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import html
 import secrets
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from importlib import resources
+from dataclasses import dataclass
 from typing import Any
 
 import msgspec
@@ -25,6 +23,9 @@ from aiohttp import WSMsgType, web
 from ..engine import Dealt, Event
 from ..narration import Narrator
 from ..prompts import available_languages
+from .limits import Bucket, Limits, WrongCodes
+from .outbox import flush, send_later
+from .page import STATIC, Page
 from .protocol import (
     MAX_CLIENT_MESSAGE,
     PROTOCOL_VERSION,
@@ -51,27 +52,6 @@ from .protocol import (
 from .view import GuestView
 
 __all__ = ["HostServer", "Limits", "SeatHooks"]
-
-STATIC = {"/": ("index.html", "text/html"), "/page.js": ("page.js", "text/javascript"),
-          "/page.css": ("page.css", "text/css")}
-"""Every file the server serves: these, from the package, and nothing else."""
-
-
-@dataclass(frozen=True)
-class Limits:
-    """How much a guest may send, and how wrong codes are slowed down."""
-
-    rate: float = 20.0
-    """Messages a second a guest may send on average …"""
-    burst: float = 40.0
-    """… with this many at once; more are refused with ``too_fast``."""
-    flood: int = 200
-    """Refused messages after which the guest is dropped (it may come back with its token)."""
-    free_tries: int = 3
-    """Wrong codes from one address before each further try must wait."""
-    max_wait: float = 60.0
-    frame: int = 64 * 1024
-    """Frames above this are closed by the WebSocket layer itself."""
 
 
 @dataclass
@@ -100,14 +80,6 @@ class _Seat:
     grace: asyncio.TimerHandle | None = None
 
 
-@dataclass
-class _Bucket:
-    tokens: float
-    at: float
-    refused: int = 0
-    told: float = field(default=-1e9)
-
-
 class HostServer:
     """Seats, tokens and sockets; :meth:`start` opens it, :meth:`publish` sends to every guest."""
 
@@ -127,10 +99,10 @@ class HostServer:
         self._events: list[Event] = []
         self._turn: Turn | None = None
         self._auto: list[bool] = [False] * seats
-        self._wrong: dict[str, tuple[int, float]] = {}
+        self._wrong = WrongCodes(self.limits)
         self._narrated: dict[int, str] = {}
         """Connections (by id) that asked the host to word everything, and in which language."""
-        self._page = self._render_page(page_words)
+        self._page = Page(page_words)
         self._loop: asyncio.AbstractEventLoop | None = None
         self._runner: web.AppRunner | None = None
         self._thread: threading.Thread | None = None
@@ -172,7 +144,7 @@ class HostServer:
         app = web.Application(client_max_size=MAX_CLIENT_MESSAGE)
         app.router.add_get("/ws", self._socket)
         for path in STATIC:
-            app.router.add_get(path, self._static)
+            app.router.add_get(path, self._page.serve)
         self._runner = web.AppRunner(app, access_log=None, handle_signals=False)
         await self._runner.setup()
         site = web.TCPSite(self._runner, bind, port)
@@ -193,7 +165,7 @@ class HostServer:
                 for seat in open_seats:
                     await self._send(seat, Bye(reason="host_ended"))
             sockets = [seat.socket for seat in open_seats if seat.socket is not None]
-            await asyncio.gather(*(_flush(socket, 8.0) for socket in sockets))
+            await asyncio.gather(*(flush(socket, 8.0) for socket in sockets))
             await asyncio.gather(*(socket.close() for socket in sockets), return_exceptions=True)
             if self._runner is not None:
                 await self._runner.cleanup()
@@ -258,17 +230,17 @@ class HostServer:
     def _send_now(self, seat: _Seat, message: HostMessage, data: bytes) -> None:
         socket = seat.socket
         assert socket is not None
-        _queue(socket, data)
+        send_later(socket, data)
         if seat.view is not None:
             lines = seat.view.messages(message)
             if lines or isinstance(message, Published | Auto):
                 narration = Narration(
                     lines=[Line(m.text, int(m.priority), m.kind) for m in lines],
                     board=[m.text for m in seat.view.status()])
-                _queue(socket, encode(narration))
+                send_later(socket, encode(narration))
 
     async def _write(self, socket: web.WebSocketResponse, data: bytes) -> None:
-        _queue(socket, data)
+        send_later(socket, data)
         await asyncio.sleep(0)
 
     async def _send(self, seat: _Seat, message: HostMessage) -> None:
@@ -283,38 +255,22 @@ class HostServer:
     def _seats_message(self) -> Seats:
         return Seats(kinds=[seat.kind for seat in self._seats], names=[seat.name for seat in self._seats])
 
-    # ----- HTTP ------------------------------------------------------------------------------------
-
-    def _render_page(self, words: dict[str, str]) -> str:
-        page = resources.files(__package__).joinpath("static/index.html").read_text(encoding="utf-8")
-        for key, text in words.items():
-            page = page.replace("{{" + key + "}}", html.escape(text, quote=True))
-        return page
-
-    async def _static(self, request: web.Request) -> web.Response:
-        name, content_type = STATIC[request.path]
-        headers = {"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff"}
-        if name == "index.html":
-            return web.Response(text=self._page, content_type=content_type, headers=headers)
-        text = resources.files(__package__).joinpath(f"static/{name}").read_text(encoding="utf-8")
-        return web.Response(text=text, content_type=content_type, headers=headers)
-
     # ----- one guest's connection -------------------------------------------------------------------
 
     async def _socket(self, request: web.Request) -> web.WebSocketResponse:
         socket = web.WebSocketResponse(max_msg_size=self.limits.frame, heartbeat=10.0)
         await socket.prepare(request)
         address = request.remote or "?"
-        bucket = _Bucket(self.limits.burst, time.monotonic())
+        bucket = Bucket(self.limits.burst, time.monotonic())
         number: int | None = None
         try:
             async for frame in socket:
                 if frame.type not in (WSMsgType.TEXT, WSMsgType.BINARY):
                     break
-                if not self._allowed(bucket):
+                if not bucket.allowed(self.limits):
                     if bucket.refused > self.limits.flood:
                         await self._problem(socket, "flooding")
-                        await _flush(socket)
+                        await flush(socket)
                         break
                     now = time.monotonic()
                     if now - bucket.told > 1.0:
@@ -362,16 +318,6 @@ class HostServer:
             await socket.close()
         return socket
 
-    def _allowed(self, bucket: _Bucket) -> bool:
-        now = time.monotonic()
-        bucket.tokens = min(self.limits.burst, bucket.tokens + (now - bucket.at) * self.limits.rate)
-        bucket.at = now
-        if bucket.tokens >= 1.0:
-            bucket.tokens -= 1.0
-            return True
-        bucket.refused += 1
-        return False
-
     async def _problem(self, socket: web.WebSocketResponse, code: ErrorCode, detail: str = "",
                        seconds: int = 0) -> None:
         problem = Problem(code=code, detail=detail, seconds=seconds)
@@ -386,7 +332,7 @@ class HostServer:
         """Seat the guest, or say why not; the seat number."""
         if hello.version != PROTOCOL_VERSION:
             await self._problem(socket, "version", detail=str(hello.version))
-            await _flush(socket)
+            await flush(socket)
             await socket.close()
             return None
         if hello.narrate and hello.lang not in available_languages():
@@ -401,15 +347,15 @@ class HostServer:
                 return None
             await self._take_back(number, socket, hello)
             return number
-        waiting = self._must_wait(address)
+        waiting = self._wrong.wait(address)
         if waiting:
             await self._problem(socket, "wait", seconds=waiting)
             return None
         if hello.code is None or not secrets.compare_digest(hello.code.encode(), self.code.encode()):
-            self._wrong_code(address)
+            self._wrong.failed(address)
             await self._problem(socket, "wrong_code")
             return None
-        self._wrong.pop(address, None)
+        self._wrong.passed(address)
         if self._started:
             await self._problem(socket, "started")
             return None
@@ -452,7 +398,7 @@ class HostServer:
         seat.view = view
         if old is not None and not old.closed:
             await self._write(old, encode(Bye(reason="seat_taken")))
-            await _flush(old)
+            await flush(old)
             await old.close()
         self._auto[number] = False
         await self._send(seat, self._welcome(number))
@@ -491,57 +437,6 @@ class HostServer:
         self._publish_seats()
         self._publish(News(key=key, seat=number, name=seat.name))  # type: ignore[arg-type]
         self._to_table(_bind(self._hooks.gone, number, key == "left"))
-
-    def _must_wait(self, address: str) -> int:
-        _count, until = self._wrong.get(address, (0, 0.0))
-        left = until - time.monotonic()
-        return max(1, round(left)) if left > 0 else 0
-
-    def _wrong_code(self, address: str) -> None:
-        count, _ = self._wrong.get(address, (0, 0.0))
-        count += 1
-        wait = 0.0
-        if count >= self.limits.free_tries:
-            wait = min(self.limits.max_wait, 2.0 ** (count - self.limits.free_tries + 1))
-        self._wrong[address] = (count, time.monotonic() + wait)
-
-
-_closing: set[asyncio.Future[Any]] = set()
-"""Closes under way (kept so they are not collected before they finish)."""
-MAX_BACKLOG = 20_000
-"""Messages waiting for one guest that reads too slowly; past this it is dropped, not waited for."""
-
-
-def _queue(socket: web.WebSocketResponse, data: bytes) -> None:
-    """Send in order on the socket's own writer, so one slow guest never holds up the others."""
-    outbox: asyncio.Queue[bytes] | None = getattr(socket, "_voice_rang_outbox", None)
-    if outbox is None:
-        outbox = asyncio.Queue()
-        socket._voice_rang_outbox = outbox  # type: ignore[attr-defined]
-        task = asyncio.ensure_future(_writer(socket, outbox))
-        socket._voice_rang_writer = task  # type: ignore[attr-defined]
-    if outbox.qsize() > MAX_BACKLOG:
-        _closing.add(asyncio.ensure_future(socket.close()))
-        return
-    outbox.put_nowait(data)
-
-
-async def _flush(socket: web.WebSocketResponse, timeout: float = 2.0) -> None:
-    """Wait (a little) until what was queued for the socket has been written."""
-    outbox: asyncio.Queue[bytes] | None = getattr(socket, "_voice_rang_outbox", None)
-    end = time.monotonic() + timeout
-    while outbox is not None and not outbox.empty() and time.monotonic() < end and not socket.closed:
-        await asyncio.sleep(0.01)
-    await asyncio.sleep(0.01)
-
-
-async def _writer(socket: web.WebSocketResponse, outbox: asyncio.Queue[bytes]) -> None:
-    while not socket.closed:
-        data = await outbox.get()
-        try:
-            await socket.send_str(data.decode())
-        except (ConnectionError, RuntimeError):
-            return  # the guest is gone; its reader notices and starts the grace
 
 
 def _bind(hook: Callable[[int, Any], None], seat: int, value: Any) -> Callable[[Any], None]:
