@@ -14,11 +14,13 @@ from typing import NoReturn
 
 __all__ = ["OneLineParser", "UsageError", "main"]
 
-AUDIO_COMMANDS = frozenset({"play", "demo", "doctor"})
+AUDIO_COMMANDS = frozenset({"play", "host", "join", "demo", "doctor"})
 """Sub-commands that open sound devices, whose C libraries write to stderr on their own."""
 
 SUBCOMMANDS = {
     "play": "Play a game by keyboard, voice or screen reader.",
+    "host": "Host a table that guests join from their own devices (or a web page), and play at it.",
+    "join": "Join a hosted table from this device: your own voice, keys, language and log.",
     "demo": "Press play: a short game that stops on every move and explains it.",
     "simulate": "Play many games quickly and summarise their length and winners.",
     "recognize": "Decode WAV recordings with the same recogniser as live play.",

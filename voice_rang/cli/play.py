@@ -11,17 +11,18 @@ import time
 from collections.abc import Callable
 from contextlib import ExitStack
 from random import Random
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..commands import CommandSet
-from ..engine import MAX_SEATS, MIN_SEATS, DeckError, Game, parse_deck
+from ..engine import MAX_SEATS, MIN_SEATS, Card, DeckError, Game, parse_deck
 from ..engine.game import DEFAULT_CAP
 from ..keyboard import KeyReader, LineReader, terminal_keys
 from ..narration import VERBOSITIES, Narrator
 from ..prompts import PromptsError, load_prompts
 from ..table import SeatKind, Table
 from ..table.loop import BARGE_IN, INPUT_ENDED, SPEECH_ENDED, Guess, Inbox, LogFile, TableOutputs, run_table
-from ..table.save import Keeper, SavedGame, SaveError, open_log, read_save, save_path
+from ..table.save import Keeper, SavedGame, SaveError, read_save, save_path
+from ..table.save import open_log as open_save_log
 from . import UsageError
 
 if TYPE_CHECKING:
@@ -32,16 +33,26 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seats", type=int, default=2, help="seats at the table, 2 to 6 (default 2)")
     parser.add_argument("--people", type=int, default=1,
                         help="people taking turns at this device (default 1; the other seats are computers)")
+    add_game_arguments(parser)
+    parser.add_argument("--resume", action="store_true",
+                        help="go on with the game that stopped (it is saved after every card; "
+                             "its seats and cards are kept, auto-reveal starts off)")
+    add_output_arguments(parser)
+    add_input_arguments(parser)
+
+
+def add_game_arguments(parser: argparse.ArgumentParser) -> None:
+    """The game's own options, shared by play and host."""
     parser.add_argument("--beat", type=float, default=1.0,
                         help="seconds before a computer or auto-reveal card turns (default 1; 0 allowed)")
     parser.add_argument("--seed", type=int, help="make the shuffle reproducible")
     parser.add_argument("--deck", help="an explicit deck order: 52 card codes like 10H,QD,7C (top first)")
     parser.add_argument("--cap", type=int, default=DEFAULT_CAP, help=argparse.SUPPRESS)
     parser.add_argument("--log", metavar="PATH", help="write the game's event log (JSON Lines) here")
-    parser.add_argument("--resume", action="store_true",
-                        help="go on with the game that stopped (it is saved after every card; "
-                             "its seats and cards are kept, auto-reveal starts off)")
-    add_output_arguments(parser)
+
+
+def add_input_arguments(parser: argparse.ArgumentParser) -> None:
+    """Keys, lines and voice: shared by play, host and join."""
     parser.add_argument("--no-listen", action="store_true", help="do not listen to the microphone")
     parser.add_argument("--listen", action="store_true",
                         help="listen to the microphone even with --text (keep your screen reader off the mic)")
@@ -113,27 +124,72 @@ def open_speech(args: argparse.Namespace, outputs: TableOutputs, narrator: Narra
     return speech
 
 
+def check_game_arguments(args: argparse.Namespace) -> list[Card] | None:
+    """Check the game's options; the ``--deck`` order, if one was given."""
+    if args.beat < 0 or args.beat > 60:
+        raise UsageError(f"--beat must be 0 to 60 seconds, not {args.beat}")
+    if args.cap < 1:
+        raise UsageError(f"--cap must be at least 1, not {args.cap}")
+    if not args.deck:
+        return None
+    try:
+        return parse_deck(code for code in args.deck.replace(" ", ",").split(",") if code)
+    except DeckError as error:
+        raise UsageError(f"--deck: {error}") from None
+
+
+def open_log(path: str | None, stack: ExitStack, saved: SavedGame | None = None) -> LogFile | None:
+    """``--log PATH`` opened for writing (for a resumed game, so that it reads as one unbroken
+    game), or one line saying why it can't be."""
+    if not path:
+        return None
+    try:
+        return LogFile(stack.enter_context(open_save_log(path, saved)))
+    except OSError as error:
+        raise UsageError(
+            f"cannot write the log to {path}: {error.strerror or error}; choose a writable path"
+        ) from None
+
+
+def start_inputs(args: argparse.Namespace, commands: CommandSet, inbox: queue.Queue[Inbox],
+                 narrator: Narrator, speech: Any, outputs: TableOutputs, table: Listening,
+                 stack: ExitStack, listen: bool) -> None:
+    """Keys (a terminal) or lines (a pipe), and the voice when ``listen``: each puts command ids
+    on ``inbox``, and :data:`INPUT_ENDED` once all of them have ended."""
+    remaining = [2 if listen else 1]
+
+    def source_ended() -> None:
+        remaining[0] -= 1
+        if remaining[0] == 0:
+            inbox.put(INPUT_ENDED)
+
+    if sys.stdin.isatty():
+        stack.enter_context(terminal_keys(sys.stdin.fileno()))
+        reader: KeyReader | LineReader = KeyReader(commands, inbox.put, source_ended)
+        outputs.say(narrator.say("prompt", "keys_hint", kind="hint"))
+    else:
+        reader = LineReader(commands, inbox.put, source_ended)
+    reader.start()
+    stack.callback(reader.stop)
+    if listen:
+        # The recogniser takes a moment to load: the game starts talking meanwhile.
+        voice = VoiceStarter(args, commands, inbox, narrator, speech, table, source_ended)
+        voice.start()
+        stack.callback(voice.stop)
+
+
 def run(args: argparse.Namespace) -> int:
     if not MIN_SEATS <= args.seats <= MAX_SEATS:
         raise UsageError(f"--seats must be {MIN_SEATS} to {MAX_SEATS}, not {args.seats}")
     if not 1 <= args.people <= args.seats:
         raise UsageError(f"--people must be 1 to the number of seats ({args.seats}), not {args.people}")
-    if args.beat < 0 or args.beat > 60:
-        raise UsageError(f"--beat must be 0 to 60 seconds, not {args.beat}")
-    if args.cap < 1:
-        raise UsageError(f"--cap must be at least 1, not {args.cap}")
+    deck = check_game_arguments(args)
     check_output_arguments(args)
     saved = load_saved_game(args) if args.resume else None
     if saved is None and args.resume:
         return 1
     if saved is not None:
         args.seats, args.people, args.cap = saved.seats, saved.kinds.count("person"), saved.cap
-    deck = None
-    if args.deck:
-        try:
-            deck = parse_deck(code for code in args.deck.replace(" ", ",").split(",") if code)
-        except DeckError as error:
-            raise UsageError(f"--deck: {error}") from None
     rng = Random(args.seed)
     person: SeatKind = "person"
     computer: SeatKind = "computer"
@@ -147,14 +203,7 @@ def run(args: argparse.Namespace) -> int:
     inbox: queue.Queue[Inbox] = queue.Queue()
 
     with ExitStack() as stack:
-        log = None
-        if args.log:
-            try:
-                log = LogFile(stack.enter_context(open_log(args.log, saved)))
-            except OSError as error:
-                raise UsageError(
-                    f"cannot write the log to {args.log}: {error.strerror or error}; choose a writable path"
-                ) from None
+        log = open_log(args.log, stack, saved)
         outputs = TableOutputs()
         speech = open_speech(args, outputs, narrator)
         if speech is not None:
@@ -179,26 +228,7 @@ def run(args: argparse.Namespace) -> int:
         if saved is not None:
             game, rng = keeper.go_on(saved)
             table.resume(game)
-        remaining = [2 if listen else 1]
-
-        def source_ended() -> None:
-            remaining[0] -= 1
-            if remaining[0] == 0:
-                inbox.put(INPUT_ENDED)
-
-        if terminal:
-            stack.enter_context(terminal_keys(sys.stdin.fileno()))
-            reader: KeyReader | LineReader = KeyReader(commands, inbox.put, source_ended)
-            outputs.say(narrator.say("prompt", "keys_hint", kind="hint"))
-        else:
-            reader = LineReader(commands, inbox.put, source_ended)
-        reader.start()
-        stack.callback(reader.stop)
-        if listen:
-            # The recogniser takes a moment to load: the game starts talking meanwhile.
-            voice = VoiceStarter(args, commands, inbox, narrator, speech, table, source_ended)
-            voice.start()
-            stack.callback(voice.stop)
+        start_inputs(args, commands, inbox, narrator, speech, outputs, table, stack, listen)
         code = run_table(table, inbox, on_barge_in=outputs.stop)
         if outputs.speech is not None:
             outputs.speech.wait_until_done(10.0)  # let the last words ("Goodbye.") be heard
@@ -215,11 +245,19 @@ def load_saved_game(args: argparse.Namespace) -> SavedGame | None:
         return None
 
 
+class Listening(Protocol):
+    """What the voice needs of whatever it serves (a table, or a guest's session)."""
+
+    quiet_gap: float
+
+    def valid_commands(self) -> set[str]: ...
+
+
 class VoiceStarter:
     """Starts listening on a thread of its own; says on the table's queue whether it could."""
 
     def __init__(self, args: argparse.Namespace, commands: CommandSet, inbox: queue.Queue[Inbox],
-                 narrator: Narrator, speech: Any, table: Table, gave_up: Callable[[], None]) -> None:
+                 narrator: Narrator, speech: Any, table: Listening, gave_up: Callable[[], None]) -> None:
         self._args, self._commands, self._inbox = args, commands, inbox
         self._narrator, self._speech, self._table, self._gave_up = narrator, speech, table, gave_up
         self._listener: Any = None

@@ -20,7 +20,7 @@ from ..speech.base import TextOutput
 from .table import Table
 
 __all__ = ["BARGE_IN", "INPUT_ENDED", "SPEECH_ENDED", "Guess", "Inbox", "LogFile", "Speech",
-           "TableOutputs", "run_table"]
+           "TableCall", "TableOutputs", "run_table"]
 
 
 @dataclass(frozen=True)
@@ -32,10 +32,12 @@ class Guess:
     """The words as heard, which the question repeats back."""
 
 
-Inbox = str | Message | Guess
+TableCall = Callable[[Table], None]
+"""Work for the table's own thread, such as a remote seat's command or a guest joining."""
+Inbox = str | Message | Guess | TableCall
 """What inputs put on the table's queue: a command id (or unrecognised text), a message to
-announce (an input's own news, such as "Listening" or a microphone failure), or a guess to ask
-about."""
+announce (an input's own news, such as "Listening" or a microphone failure), a guess to ask
+about, or a call to run on the table (from the network)."""
 
 INPUT_ENDED = "\x00input ended"
 """Put on the queue when an input source has nothing more to say (end of a pipe)."""
@@ -116,10 +118,12 @@ def run_table(
     table: Table,
     commands: queue.Queue[Inbox],
     on_barge_in: Callable[[], None] | None = None,
+    *,
+    start: bool = True,
 ) -> int:
-    """Start the table's game (unless one was resumed) and serve commands until the table is
-    finished; the exit code."""
-    if table.game is None:
+    """Start the table's game (unless ``start`` is false: already started, or a game was
+    resumed) and serve commands until the table is finished; the exit code."""
+    if start and table.game is None:
         table.start()
     while not table.finished:
         timeout = 0.25
@@ -134,6 +138,8 @@ def run_table(
             table.announce(item)
         elif isinstance(item, Guess):
             table.offer_guess(item.command, item.heard)
+        elif callable(item):
+            item(table)
         elif item == INPUT_ENDED:
             table.close_inputs()
         elif item == BARGE_IN:

@@ -20,9 +20,13 @@ from ..narration import VERBOSITIES, Narrator, SeatView
 
 __all__ = ["EventLog", "Outputs", "SeatKind", "Table"]
 
-SeatKind = Literal["person", "computer"]
+SeatKind = Literal["person", "computer", "remote"]
+"""``remote``: a person at another device, whose commands arrive with their seat (:meth:`Table.handle`)."""
 EventLog = Callable[[list[Event]], None]
 """Receives each batch of events, for ``--log``."""
+Reply = Callable[[int, str, str, "int | None", dict[str, Any]], None]
+"""Receives the answer to a remote seat's command: (asker, section, key, seat, fields), for that
+seat's own device to narrate in its own words."""
 GUESS_WINDOW_S = 10.0
 """How long "Did you say turn?" waits for its yes: a yes said later answers nothing."""
 FLOOR_HOLD_S = 6.0
@@ -102,6 +106,10 @@ class Table:
         """While a player speaks: automatic cards wait until then (:meth:`hold_floor`)."""
         self._spoke_at: float | None = None
         """The last time :meth:`tick` found the game still talking."""
+        self.reply: Reply | None = None
+        """Where answers to a remote seat's command go (its own device); unset, they are said here."""
+        self._asker: int | None = None
+        """The remote seat whose command is being handled, if any."""
 
     # ----- starting and ending -------------------------------------------------------------
 
@@ -175,9 +183,13 @@ class Table:
             self.due = max(self.clock() + self.beat, self._floor_until or -math.inf)
             return
         self.due = None
-        if self.inputs_closed:
+        if self.inputs_closed and self.kinds[seat] == "person":
             self._answer("answer", "input_ended", n=self.game.reveals)
             self._finish(1)
+            return
+        if self.kinds[seat] == "remote":
+            # Their own device prompts them; here it is only news.
+            self._answer("status", "turn", seat)
             return
         self._say(self.narrator.turn_prompt(seat, self.game.owes_extra_card))
 
@@ -191,6 +203,17 @@ class Table:
             if self.kinds[seat] == "person":
                 return seat
         return 0
+
+    def set_kind(self, seat: int, kind: SeatKind) -> None:
+        """A remote guest took the seat, dropped (a computer stands in) or came back. Coming back
+        turns the seat's auto-reveal off, as a new connection does; whose turn it is, is said again."""
+        if self.kinds[seat] == kind and kind != "remote":
+            return
+        self.kinds[seat] = kind
+        if kind == "remote":
+            self.auto[seat] = False
+        if self.game is not None and not self.game.is_over and self.game.current_seat == seat:
+            self._turn_begins()
 
     # ----- time ----------------------------------------------------------------------------
 
@@ -303,9 +326,27 @@ class Table:
             return None
         return guess[0]
 
-    def handle(self, command: str) -> None:
-        """Do what a command asks, or say why it can't be done now (and change nothing)."""
+    def handle(self, command: str, seat: int | None = None) -> None:
+        """Do what a command asks, or say why it can't be done now (and change nothing).
+
+        ``seat``: the remote seat the command comes from, which it acts for alone; only turning
+        and auto-reveal come from remote seats (their devices answer everything else themselves)."""
         if self.finished:
+            return
+        if seat is not None:
+            self._asker = seat
+            try:
+                remote: dict[str, Callable[[], None]] = {
+                    "turn": self._turn, "auto-reveal on": lambda: self._set_auto(True),
+                    "auto-reveal off": lambda: self._set_auto(False),
+                    "auto-reveal toggle": lambda: self._set_auto(None)}
+                handler = remote.get(command)
+                if handler is None:
+                    self._reply("answer", "unknown")
+                else:
+                    handler()
+            finally:
+                self._asker = None
             return
         if command in ("repeat", "stop"):
             # Hearing a question again, or silencing it, leaves it open for its yes or no.
@@ -359,26 +400,39 @@ class Table:
             "sounds toggle": lambda: self._set_sounds(None),
         }
 
+    def _reply(self, section: str, key: str, seat: int | None = None, **fields: Any) -> None:
+        """Answer the command being handled: on the asker's own device when it is remote."""
+        if self._asker is not None and self.reply is not None:
+            self.reply(self._asker, section, key, seat, fields)
+        else:
+            self._answer(section, key, seat, **fields)
+
     def _turn(self) -> None:
         if self.over:
-            self._answer("answer", "game_over")
+            self._reply("answer", "game_over")
             return
         assert self.game is not None
         seat = self.game.current_seat
         if self.kinds[seat] == "computer":
-            self._answer("answer", "not_a_person", seat)
+            self._reply("answer", "not_a_person", seat)
+            return
+        if (self.kinds[seat] == "remote") != (self._asker is not None) or (
+                self._asker is not None and self._asker != seat):
+            self._reply("answer", "not_your_turn", seat)
             return
         self.due = None
         self._reveal()
 
     def _set_auto(self, on: bool | None) -> None:
-        seat = self._person_for_commands()
+        seat = self._person_for_commands() if self._asker is None else self._asker
         wanted = (not self.auto[seat]) if on is None else on
         if self.auto[seat] == wanted:
-            self._answer("answer", "auto_already_on" if wanted else "auto_already_off")
+            self._reply("answer", "auto_already_on" if wanted else "auto_already_off")
             return
         self.auto[seat] = wanted
-        self._answer("answer", "auto_on" if wanted else "auto_off", seat)
+        self._reply("answer", "auto_on" if wanted else "auto_off", seat)
+        if self._asker is not None:
+            self._answer("answer", "auto_on" if wanted else "auto_off", seat)
         if self.over:
             return
         assert self.game is not None

@@ -1,0 +1,105 @@
+"""``voice-rang join ADDRESS``: a guest's whole game on this device, at a table someone hosts.
+
+Its own speech, microphone, keys, screen-reader lines, verbosity and language; ``--log`` of
+what it saw. Piped standard input is a command per line, as in ``play``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import queue
+from contextlib import ExitStack
+from typing import Any
+
+from ..commands import CommandSet
+from ..narration import Narrator
+from ..net.client import AddressError, HostConnection, hello_for, parse_address
+from ..net.guest import GuestSession
+from ..net.protocol import Bye, Problem
+from ..net.tokens import forget_token, load_token, save_token
+from ..net.view import GuestView
+from ..table.loop import TableOutputs
+from . import UsageError
+from .play import add_input_arguments, add_output_arguments, check_output_arguments, open_log, open_speech, start_inputs
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("address", help="the host's address as it says it: http://HOST:PORT or HOST:PORT")
+    parser.add_argument("--code", help="the join code the host says")
+    parser.add_argument("--name", default="", help="your name, said to the table when you join")
+    parser.add_argument("--log", metavar="PATH", help="write the events you saw (JSON Lines) here")
+    add_output_arguments(parser)
+    add_input_arguments(parser)
+
+
+def run(args: argparse.Namespace) -> int:
+    check_output_arguments(args)
+    try:
+        host, port = parse_address(args.address)
+    except AddressError:
+        raise UsageError(f"{args.address!r} is not an address like http://192.168.1.20:8765 "
+                         "or 192.168.1.20:8765; use the one the host says") from None
+    if len(args.name) > 40:
+        raise UsageError("--name is at most 40 characters")
+    key = f"{host}:{port}/{args.name}"
+    token = load_token(key)
+    if token is None and not args.code:
+        raise UsageError("--code is needed to join: the host says it (\"with code 4 7 1 9\")")
+    commands = CommandSet.load(args.lang)
+    narrator = Narrator.load(args.lang, seats=2, listener=None, verbosity=args.verbosity)
+    inbox: queue.Queue[Any] = queue.Queue()
+
+    with ExitStack() as stack:
+        log = open_log(args.log, stack)
+        outputs = TableOutputs()
+        speech = open_speech(args, outputs, narrator)
+        if speech is not None:
+            stack.callback(speech.close)
+        connection: list[HostConnection] = []
+
+        def send(message: Any) -> bool:
+            return connection[0].send(message)
+
+        def deliver(item: Any) -> None:
+            if isinstance(item, Problem) and item.code == "unknown_token" and args.code:
+                forget_token(key)  # an old table's seat: join this one with the code instead
+                inbox.put(_Rejoin())
+                return
+            if isinstance(item, Bye) and item.reason == "host_ended":
+                forget_token(key)
+            inbox.put(item)
+
+        session = GuestSession(GuestView(narrator), outputs, send, inbox, log=log,
+                               on_token=lambda new: save_token(key, new))
+        session.address = args.address
+        outputs.say(narrator.say("net", "connecting", kind="hint", address=args.address))
+
+        def connect(token: str | None) -> None:
+            hello = hello_for(None if token else args.code, token, args.name)
+            connection[:] = [HostConnection(host, port, hello, deliver)]
+            connection[0].start()
+
+        connect(token)
+        stack.callback(lambda: connection[0].close())
+        listen = not args.no_listen and (args.listen or not args.text)
+        start_inputs(args, commands, inbox, narrator, speech, outputs, session, stack, listen)
+        code = _run_with_rejoin(session, inbox, connect, connection)
+        if outputs.speech is not None:
+            outputs.speech.wait_until_done(10.0)
+        return code
+
+
+class _Rejoin:
+    """The saved seat token was not known: join again with the code."""
+
+
+def _run_with_rejoin(session: GuestSession, inbox: queue.Queue[Any], connect: Any,
+                     connection: list[HostConnection]) -> int:
+    while not session.finished:
+        item = inbox.get()
+        if isinstance(item, _Rejoin):
+            connection[0].close()
+            connect(None)
+            continue
+        session.take(item)
+    return session.exit_code

@@ -1,0 +1,282 @@
+"""A guest's game on its own device: its inputs and outputs, the host's messages, one loop.
+
+The same shape as :func:`voice_rang.table.loop.run_table`: inputs (keys, lines, the voice) and
+the connection are producers on their own threads; this loop is the single consumer. Turning a
+card and auto-reveal go to the host, which alone decides; everything else (repeat, status,
+history, speed, verbosity) is answered here, for this seat, in this device's own words.
+"""
+
+from __future__ import annotations
+
+import queue
+from collections.abc import Callable
+from typing import Any
+
+from ..engine import Event
+from ..messages import Message, Priority
+from ..narration import VERBOSITIES
+from ..table.loop import BARGE_IN, INPUT_ENDED, SPEECH_ENDED, Guess, TableOutputs
+from .client import Connected, ConnectionLost
+from .protocol import (
+    PROTOCOL_VERSION,
+    Answer,
+    Bye,
+    ClientMessage,
+    Command,
+    HostMessage,
+    Leave,
+    Problem,
+    Published,
+    Welcome,
+)
+from .view import GuestView
+
+__all__ = ["GuestSession"]
+
+REMOTE = frozenset({"turn", "auto-reveal on", "auto-reveal off", "auto-reveal toggle"})
+"""Commands the host decides."""
+LOCAL = frozenset({"repeat", "status", "help", "history back", "history forward", "quit", "yes", "no",
+                   "new game", "faster", "slower", "verbosity brief", "verbosity normal", "verbosity full",
+                   "verbosity cycle", "stop"})
+
+
+class GuestSession:
+    """One guest's seat: the loop, its history and its answers."""
+
+    def __init__(self, view: GuestView, outputs: TableOutputs, send: Callable[[ClientMessage], bool],
+                 inbox: queue.Queue[Any], log: Callable[[list[Event]], None] | None = None,
+                 on_token: Callable[[str], None] | None = None) -> None:
+        self.view = view
+        self.narrator = view.narrator
+        self.outputs = outputs
+        self._send = send
+        self.inbox = inbox
+        self._log = log
+        self._logged: tuple[int, int] = (-1, 0)
+        """(game, events of it written to the log)."""
+        self._on_token = on_token
+        self.history: list[Message] = []
+        self._cursor: int | None = None
+        self._confirming_quit = False
+        self._wanted_auto: bool | None = None
+        """Auto-reveal asked for before the deal: sent once the game starts."""
+        self._pending = False
+        """A command is on its way to the host: its answer may still change what comes next."""
+        self.inputs_closed = False
+        self.finished = False
+        self.exit_code = 0
+        self.quiet_gap = 0.0
+        """Read by the voice (as on a table); automatic cards are the host's, so it is only kept."""
+        self.connected = False
+        self.address = ""
+        """The host's address, as the guest gave it (for saying why it cannot be reached)."""
+
+    # ----- the loop ------------------------------------------------------------------------------
+
+    def run(self) -> int:
+        while not self.finished:
+            item = self.inbox.get()
+            self.take(item)
+        return self.exit_code
+
+    def take(self, item: Any) -> None:
+        if isinstance(item, Connected):
+            self.connected = True
+        elif isinstance(item, ConnectionLost):
+            self.connected = False
+            if item.final:
+                self._say(self.narrator.say("net", "gave_up", address=self.address, reason=item.reason))
+                self._finish(1)
+            else:
+                self._say(self.narrator.say("net", "lost"))
+        elif isinstance(item, Message):
+            self._say(item)
+        elif isinstance(item, Guess):
+            self.handle(item.command)
+        elif isinstance(item, str):
+            if item == INPUT_ENDED:
+                self.close_inputs()
+            elif item in (BARGE_IN, SPEECH_ENDED):
+                if item == BARGE_IN:
+                    self.outputs.stop()
+            elif item:
+                self.outputs.stop()
+                self.handle(item)
+        else:
+            self._host(item)
+
+    def _finish(self, code: int) -> None:
+        self.finished = True
+        self.exit_code = code
+
+    def _say(self, message: Message, remember: bool = True) -> None:
+        if remember:
+            self.history.append(message)
+            self._cursor = None
+        self.outputs.say(message)
+
+    def _answer(self, section: str, key: str, seat: int | None = None, **fields: Any) -> None:
+        self._say(self.narrator.say(section, key, seat, **fields))
+
+    # ----- from the host ------------------------------------------------------------------------
+
+    def _host(self, message: HostMessage) -> None:
+        if isinstance(message, Welcome) and message.version != PROTOCOL_VERSION:
+            self._answer("net_error", "version", host_version=message.version, detail=PROTOCOL_VERSION)
+            self._finish(1)
+            return
+        if isinstance(message, Welcome):
+            if self._on_token is not None:
+                self._on_token(message.token)
+            self._write_log(message.events, replay=True)
+        elif isinstance(message, Published):
+            self._write_log(message.events)
+        if isinstance(message, Answer):
+            self._pending = False
+            if message.key == "auto_on" and 0 <= self.view.seat < len(self.view.auto):
+                self.view.auto[self.view.seat] = True  # ahead of the Auto message that follows
+        started_before = self.view.started and not self.view.over
+        game_before = self.view.game
+        for line in self.view.messages(message):
+            self._say(line)
+        if isinstance(message, Bye):
+            self._finish(0)
+        elif isinstance(message, Problem) and message.code in ("version", "wrong_code", "wait", "full",
+                                                               "started", "unknown_token", "flooding"):
+            self._finish(1)
+        if self.view.started and (not started_before or self.view.game != game_before) and (
+                self._wanted_auto is not None):
+            wanted, self._wanted_auto = self._wanted_auto, None
+            self._pending = self._send(Command(command="auto-reveal on" if wanted else "auto-reveal off"))
+        self._check_input_end()
+
+    def _write_log(self, events: list[Event], replay: bool = False) -> None:
+        """Log each event once: a welcome repeats the game so far, of which only the rest is new."""
+        if self._log is None or not events:
+            return
+        game, written = self._logged
+        if replay:
+            fresh = events[written:] if events[0].game == game else events
+            self._logged = (events[0].game, len(events))
+        else:
+            if events[0].game != game:
+                game, written = events[0].game, 0
+            fresh = events
+            self._logged = (game, written + len(events))
+        if fresh:
+            self._log(list(fresh))
+
+    # ----- commands ----------------------------------------------------------------------------
+
+    def valid_commands(self) -> set[str]:
+        if self._confirming_quit:
+            return {"yes", "no", "quit", "repeat", "help", "stop"}
+        always = {"repeat", "status", "help", "history back", "history forward", "quit", "faster",
+                  "slower", "verbosity brief", "verbosity normal", "verbosity full", "stop"}
+        return always | {"turn", "auto-reveal on", "auto-reveal off"}
+
+    def close_inputs(self) -> None:
+        self.inputs_closed = True
+        self._check_input_end()
+
+    def _check_input_end(self) -> None:
+        """With no input left, a guest whose turn needs a person stops (as ``play`` does)."""
+        view = self.view
+        if (self.inputs_closed and not self.finished and view.started and not view.over
+                and view.turn == view.seat and not view.my_auto and self._wanted_auto is None
+                and not self._pending):
+            self._answer("answer", "input_ended", n=view.reveals)
+            self._send(Leave())
+            self._finish(1)
+
+    def handle(self, command: str) -> None:
+        if self.finished:
+            return
+        if self._confirming_quit and command not in ("repeat", "stop"):
+            self._confirming_quit = False
+            if command in ("yes", "quit"):
+                self._answer("answer", "quit_yes")
+                self._send(Leave())
+                self._finish(0)
+                return
+            if command == "no":
+                self._answer("answer", "quit_no")
+                return
+        if command in REMOTE:
+            self._remote(command)
+        elif command in LOCAL:
+            self._local(command)
+        else:
+            self._answer("answer", "unknown")
+
+    def _remote(self, command: str) -> None:
+        view = self.view
+        if not view.started or view.seat < 0:
+            if command == "turn":
+                self._answer("net", "not_started")
+                return
+            wanted = not (self._wanted_auto or False) if command == "auto-reveal toggle" else command.endswith("on")
+            self._wanted_auto = wanted
+            self._answer("net", "lobby_kept")
+            return
+        if self._send(Command(command=command)):  # type: ignore[arg-type]
+            self._pending = True
+        else:
+            self._answer("net", "lost")
+
+    def _local(self, command: str) -> None:
+        if command == "repeat":
+            if self.history:
+                self._say(self.history[-1], remember=False)
+            else:
+                self._answer("answer", "nothing_to_repeat")
+        elif command == "status":
+            for line in self.view.status():
+                self._say(line, remember=False)
+        elif command == "help":
+            key = "now_over" if self.view.over else (
+                "now_turn" if self.view.turn == self.view.seat and self.view.started else "now_waiting")
+            self._say(self.narrator.say("help", key), remember=False)
+            self._say(self.narrator.say("help", "keys"), remember=False)
+        elif command in ("history back", "history forward"):
+            self._step_history(-1 if command == "history back" else 1)
+        elif command == "quit":
+            self._confirming_quit = True
+            self._answer("answer", "quit_confirm")
+        elif command in ("yes", "no"):
+            self._answer("answer", "nothing_to_confirm")
+        elif command == "new game":
+            self._answer("net", "not_started" if not self.view.started else "host_decides")
+        elif command in ("faster", "slower"):
+            rate = self.outputs.faster() if command == "faster" else self.outputs.slower()
+            if rate is None:
+                self._answer("answer", "rate_text_only")
+            else:
+                self._answer("answer", command, rate=rate)
+        elif command.startswith("verbosity"):
+            level = command.split()[1]
+            if level == "cycle":
+                index = VERBOSITIES.index(self.narrator.verbosity)
+                level = VERBOSITIES[(index + 1) % len(VERBOSITIES)]
+            self.narrator.verbosity = level  # type: ignore[assignment]
+            self._answer("answer", "verbosity", level=level)
+        elif command == "stop":
+            self.outputs.stop()
+            self._say(Message(self.narrator.say("answer", "stopped").text, Priority.CHATTY, "answer"),
+                      remember=False)
+
+    def _step_history(self, step: int) -> None:
+        if not self.history:
+            self._answer("answer", "nothing_to_repeat")
+            return
+        last = len(self.history) - 1
+        target = (last if self._cursor is None else self._cursor) + step
+        if target < 0:
+            self._say(self.narrator.say("answer", "history_start"), remember=False)
+            target = 0
+        elif target > last:
+            self._say(self.narrator.say("answer", "history_end"), remember=False)
+            target = last
+        self._cursor = target
+        self._say(self.narrator.say("answer", "history_item", index=target + 1, total=last + 1,
+                                    text=self.history[target].text), remember=False)

@@ -1,0 +1,202 @@
+"""The network protocol: every message between a host and its guests, as msgspec structs.
+
+This module is the protocol's single source: ``docs/network.md`` describes it, the host and
+the guests decode with the decoders here, and anything else is refused. Messages are JSON
+objects over a WebSocket, one per frame, told apart by their ``type``. Guests send only
+:class:`Hello`, :class:`Command`, :class:`Settings` and :class:`Leave`; the host sends only
+public information: engine events (which never hold a stack's order), whose turn it is, who
+sits where, and answers meant for one seat.
+
+>>> decode_client(b'{"type":"command","command":"turn"}')
+Command(command='turn')
+>>> decode_client(b'{"type":"command","command":"turn","seat":2}')
+Traceback (most recent call last):
+...
+msgspec.ValidationError: Object contains unknown field `seat`
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import msgspec
+
+from ..engine import Event
+
+__all__ = [
+    "MAX_CLIENT_MESSAGE", "PROTOCOL_VERSION", "Answer", "Auto", "Bye", "ClientMessage", "Command",
+    "ErrorCode", "Hello", "HostMessage", "Leave", "Line", "Narration", "News", "Problem", "Published",
+    "SeatKindName", "Seats", "Settings", "Turn", "Welcome", "decode_client", "decode_host", "encode",
+]
+
+PROTOCOL_VERSION = 1
+"""Raised whenever a message changes meaning; host and guest must agree on it."""
+MAX_CLIENT_MESSAGE = 1024
+"""The largest message a guest may send, in bytes (a hello with a long name fits easily)."""
+
+RemoteCommand = Literal["turn", "auto-reveal on", "auto-reveal off", "auto-reveal toggle"]
+"""The only commands that go to the host: the rest (repeat, status, speed …) a guest's own
+device answers."""
+SeatKindName = Literal["person", "remote", "away", "computer", "open"]
+"""What sits in a seat: the host's person, a connected guest, a guest gone within the grace,
+a computer (standing in for a guest, or an untaken seat), or, before the start, an open seat."""
+Verbosity = Literal["brief", "normal", "full"]
+ErrorCode = Literal[
+    "bad_message", "too_large", "too_fast", "flooding", "version", "wrong_code", "wait",
+    "unknown_token", "full", "started", "hello_first", "hello_twice", "language",
+]
+
+
+class _Message(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_field="type"):
+    """Every message: a JSON object whose ``type`` names it; unknown fields are refused."""
+
+
+# ----- guest to host -----------------------------------------------------------------------------
+
+class Hello(_Message, frozen=True, tag="hello"):
+    """The first message: take a seat with the join code, or take one's seat back with its token.
+
+    ``narrate``: the host words every message for this seat (a web page has no narrator of its
+    own) in ``lang`` and ``verbosity``, and sends the lines in :class:`Narration`."""
+
+    version: int
+    code: str | None = None
+    token: str | None = None
+    name: str = ""
+    narrate: bool = False
+    lang: str = "en"
+    verbosity: Verbosity = "normal"
+
+
+class Command(_Message, frozen=True, tag="command"):
+    """A command for the guest's own seat (and only that seat)."""
+
+    command: RemoteCommand
+
+
+class Settings(_Message, frozen=True, tag="settings"):
+    """A narrated guest's verbosity."""
+
+    verbosity: Verbosity
+
+
+class Leave(_Message, frozen=True, tag="leave"):
+    """The guest leaves for good: a computer takes the seat at once."""
+
+
+ClientMessage = Hello | Command | Settings | Leave
+
+
+# ----- host to guest -----------------------------------------------------------------------------
+
+class Turn(_Message, frozen=True, tag="turn"):
+    """Whose turn it is now; ``extra`` after a capture."""
+
+    seat: int
+    extra: bool
+
+
+class Published(_Message, frozen=True, tag="events"):
+    """What one reveal (or the deal) brought: engine events exactly as the event log writes them,
+    then whose turn it is (``None`` once the game is over). One message a reveal keeps up with a
+    table at beat 0."""
+
+    events: list[Event]
+    turn: Turn | None = None
+    sent: float = 0.0
+    """The host's ``time.perf_counter()`` when it sent them (for measuring delay on one machine)."""
+
+
+class Auto(_Message, frozen=True, tag="auto"):
+    """Auto-reveal for every seat, as it is now."""
+
+    on: list[bool]
+
+
+class Seats(_Message, frozen=True, tag="seats"):
+    """What sits in each seat, and the names guests gave."""
+
+    kinds: list[SeatKindName]
+    names: list[str]
+
+
+class News(_Message, frozen=True, tag="news"):
+    """Someone joined, left, dropped, was stood in for by a computer, or came back."""
+
+    key: Literal["joined", "freed", "left", "dropped", "computer", "back"]
+    seat: int
+    name: str = ""
+
+
+class Answer(_Message, frozen=True, tag="answer"):
+    """The host's answer to this guest's command, as a prompts key for the guest to word."""
+
+    section: str
+    key: str
+    seat: int | None = None
+    fields: dict[str, int | str] = {}
+
+
+class Problem(_Message, frozen=True, tag="error"):
+    """What was wrong with this guest's last message; the game is untouched."""
+
+    code: ErrorCode
+    detail: str = ""
+    seconds: int = 0
+    host_version: int = PROTOCOL_VERSION
+
+
+class Bye(_Message, frozen=True, tag="bye"):
+    """The connection ends: the host ended the table, or the seat was taken on another device."""
+
+    reason: Literal["host_ended", "seat_taken"]
+
+
+class Welcome(_Message, frozen=True, tag="welcome"):
+    """A seat taken (or taken back): everything public so far in the current game."""
+
+    version: int
+    seat: int
+    token: str
+    seats: Seats
+    cap: int
+    started: bool
+    events: list[Event] = []
+    turn: Turn | None = None
+    auto: list[bool] = []
+
+
+class Line(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """One narrated line for a web page: its words, urgency (0 chatty, 1 normal, 2 urgent), kind."""
+
+    text: str
+    priority: int
+    kind: str
+
+
+class Narration(_Message, frozen=True, tag="narration"):
+    """For a narrated guest: the lines to announce and the board as text lines."""
+
+    lines: list[Line]
+    board: list[str] = []
+
+
+HostMessage = Published | Turn | Auto | Seats | News | Answer | Problem | Bye | Welcome | Narration
+
+_client_decoder = msgspec.json.Decoder(ClientMessage)
+_host_decoder = msgspec.json.Decoder(HostMessage)
+_encoder = msgspec.json.Encoder()
+
+
+def decode_client(data: bytes | str) -> ClientMessage:
+    """A guest's message, checked against the schema (raises ``msgspec.DecodeError``)."""
+    return _client_decoder.decode(data)
+
+
+def decode_host(data: bytes | str) -> HostMessage:
+    """A host's message, checked against the schema (raises ``msgspec.DecodeError``)."""
+    return _host_decoder.decode(data)
+
+
+def encode(message: ClientMessage | HostMessage) -> bytes:
+    return _encoder.encode(message)

@@ -1,0 +1,452 @@
+"""The host's server: the web page, and a WebSocket per guest (commands in, public events out).
+
+It runs an asyncio loop on a thread of its own and never touches the game: a guest's command
+goes on the table's queue as a call for the table's thread, and what the table publishes comes
+back here through :meth:`HostServer.publish` to be sent to every guest. It serves three fixed
+files and nothing else from disk.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import secrets
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import msgspec
+from aiohttp import WSMsgType, web
+
+from ..engine import Dealt, Event
+from ..narration import Narrator
+from ..prompts import available_languages
+from .limits import Bucket, Limits, WrongCodes
+from .outbox import flush, send_later
+from .page import STATIC, Page
+from .protocol import (
+    MAX_CLIENT_MESSAGE,
+    PROTOCOL_VERSION,
+    Auto,
+    Bye,
+    Command,
+    ErrorCode,
+    Hello,
+    HostMessage,
+    Leave,
+    Line,
+    Narration,
+    News,
+    Problem,
+    Published,
+    SeatKindName,
+    Seats,
+    Settings,
+    Turn,
+    Welcome,
+    decode_client,
+    encode,
+)
+from .view import GuestView
+
+__all__ = ["HostServer", "Limits", "SeatHooks"]
+
+
+@dataclass
+class SeatHooks:
+    """What the server asks of the table's side: each runs on the table's thread."""
+
+    joined: Callable[[int, str], None]
+    back: Callable[[int], None]
+    gone: Callable[[int, bool], None]
+    """The guest left (``True``: for good, or its grace ran out): a computer plays the seat."""
+    left_lobby: Callable[[int, str], None]
+    dropped: Callable[[int], None]
+    """The guest's connection ended without a goodbye: the grace starts."""
+    command: Callable[[int, str], None]
+    """A guest's command, for its own seat."""
+
+
+@dataclass
+class _Seat:
+    token: str = ""
+    name: str = ""
+    kind: SeatKindName = "open"
+    socket: web.WebSocketResponse | None = None
+    view: GuestView | None = None
+    """For a narrated guest (a web page): the host words its messages."""
+    grace: asyncio.TimerHandle | None = None
+
+
+class HostServer:
+    """Seats, tokens and sockets; :meth:`start` opens it, :meth:`publish` sends to every guest."""
+
+    def __init__(self, seats: int, code: str, hooks: SeatHooks, *, send_to_table: Callable[[Any], None],
+                 cap: int, page_words: dict[str, str], grace: float = 10.0,
+                 limits: Limits | None = None) -> None:
+        self.code = code
+        self.cap = cap
+        self.grace = grace
+        self.limits = limits or Limits()
+        self._hooks = hooks
+        self._to_table = send_to_table
+        self._seats = [_Seat(kind="person")] + [_Seat() for _ in range(seats - 1)]
+        self._started = False
+        self._record: list[HostMessage] = []
+        """Every public message of the current game, for a guest taking its seat back."""
+        self._events: list[Event] = []
+        self._turn: Turn | None = None
+        self._auto: list[bool] = [False] * seats
+        self._wrong = WrongCodes(self.limits)
+        self._narrated: dict[int, str] = {}
+        """Connections (by id) that asked the host to word everything, and in which language."""
+        self._page = Page(page_words)
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._runner: web.AppRunner | None = None
+        self._thread: threading.Thread | None = None
+        self.port = 0
+
+    # ----- life ------------------------------------------------------------------------------
+
+    def start(self, bind: str, port: int) -> int:
+        """Listen on ``bind``:``port`` (0: any free port); the port. Raises ``OSError`` if taken."""
+        ready: threading.Event = threading.Event()
+        failure: list[BaseException] = []
+
+        def run() -> None:
+            loop = asyncio.new_event_loop()
+            self._loop = loop
+            try:
+                loop.run_until_complete(self._open(bind, port))
+            except BaseException as error:  # reported to the caller below
+                failure.append(error)
+                ready.set()
+                return
+            ready.set()
+            loop.run_forever()
+            left = asyncio.all_tasks(loop)
+            for task in left:
+                task.cancel()
+            if left:
+                loop.run_until_complete(_gather(left))
+            loop.close()
+
+        self._thread = threading.Thread(target=run, name="host-server", daemon=True)
+        self._thread.start()
+        ready.wait()
+        if failure:
+            raise failure[0]
+        return self.port
+
+    async def _open(self, bind: str, port: int) -> None:
+        app = web.Application(client_max_size=MAX_CLIENT_MESSAGE)
+        app.router.add_get("/ws", self._socket)
+        for path in STATIC:
+            app.router.add_get(path, self._page.serve)
+        self._runner = web.AppRunner(app, access_log=None, handle_signals=False)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, bind, port)
+        await site.start()
+        server = site._server  # the bound port, when 0 was asked for
+        sockets = getattr(server, "sockets", None) or []
+        self.port = sockets[0].getsockname()[1] if sockets else port
+
+    def close(self, say_bye: bool = True) -> None:
+        """Tell every guest the table has ended (one message), then stop serving."""
+        loop = self._loop
+        if loop is None or not loop.is_running():
+            return
+
+        async def shut() -> None:
+            open_seats = [seat for seat in self._seats[1:] if seat.socket is not None and not seat.socket.closed]
+            if say_bye:
+                for seat in open_seats:
+                    await self._send(seat, Bye(reason="host_ended"))
+            sockets = [seat.socket for seat in open_seats if seat.socket is not None]
+            await asyncio.gather(*(flush(socket, 8.0) for socket in sockets))
+            await asyncio.gather(*(socket.close() for socket in sockets), return_exceptions=True)
+            if self._runner is not None:
+                await self._runner.cleanup()
+            others = [task for task in asyncio.all_tasks() if task is not asyncio.current_task()]
+            for task in others:
+                task.cancel()
+            await asyncio.gather(*others, return_exceptions=True)
+
+        future = asyncio.run_coroutine_threadsafe(shut(), loop)
+        with contextlib.suppress(Exception):  # closing is best effort; the guests see the socket end
+            future.result(12.0)
+        loop.call_soon_threadsafe(loop.stop)
+        if self._thread is not None:
+            self._thread.join(2.0)
+
+    # ----- from the table's thread --------------------------------------------------------------
+
+    def publish(self, message: HostMessage) -> None:
+        """Send a public message to every guest (thread-safe; in order)."""
+        if self._loop is not None:
+            self._loop.call_soon_threadsafe(self._publish, message)
+
+    def tell(self, seat: int, message: HostMessage) -> None:
+        """Send a message to one seat's guest alone (thread-safe)."""
+        if self._loop is not None:
+            self._loop.call_soon_threadsafe(self._tell, seat, message)
+
+    def started(self) -> None:
+        if self._loop is not None:
+            self._loop.call_soon_threadsafe(self._start_game)
+
+    # ----- on the server's loop ----------------------------------------------------------------
+
+    def _start_game(self) -> None:
+        self._started = True
+        for seat in self._seats[1:]:
+            if seat.kind == "open":
+                seat.kind = "computer"
+        self._publish_seats()
+
+    def _publish(self, message: HostMessage) -> None:
+        if isinstance(message, Published):
+            for event in message.events:
+                if isinstance(event, Dealt):
+                    self._events = []
+                self._events.append(event)
+            self._turn = message.turn
+        elif isinstance(message, Turn):
+            self._turn = message
+        elif isinstance(message, Auto):
+            self._auto = list(message.on)
+        data = encode(message)
+        for number, seat in enumerate(self._seats):
+            if number and seat.socket is not None and not seat.socket.closed:
+                self._send_now(seat, message, data)
+
+    def _tell(self, number: int, message: HostMessage) -> None:
+        seat = self._seats[number]
+        if seat.socket is not None and not seat.socket.closed:
+            self._send_now(seat, message, encode(message))
+
+    def _send_now(self, seat: _Seat, message: HostMessage, data: bytes) -> None:
+        socket = seat.socket
+        assert socket is not None
+        send_later(socket, data)
+        if seat.view is not None:
+            lines = seat.view.messages(message)
+            if lines or isinstance(message, Published | Auto):
+                narration = Narration(
+                    lines=[Line(m.text, int(m.priority), m.kind) for m in lines],
+                    board=[m.text for m in seat.view.status()])
+                send_later(socket, encode(narration))
+
+    async def _write(self, socket: web.WebSocketResponse, data: bytes) -> None:
+        send_later(socket, data)
+        await asyncio.sleep(0)
+
+    async def _send(self, seat: _Seat, message: HostMessage) -> None:
+        if seat.socket is not None:
+            self._send_now(seat, message, encode(message))
+            await asyncio.sleep(0)
+
+    def _publish_seats(self) -> None:
+        self._publish(Seats(kinds=[seat.kind for seat in self._seats],
+                            names=[seat.name for seat in self._seats]))
+
+    def _seats_message(self) -> Seats:
+        return Seats(kinds=[seat.kind for seat in self._seats], names=[seat.name for seat in self._seats])
+
+    # ----- one guest's connection -------------------------------------------------------------------
+
+    async def _socket(self, request: web.Request) -> web.WebSocketResponse:
+        socket = web.WebSocketResponse(max_msg_size=self.limits.frame, heartbeat=10.0)
+        await socket.prepare(request)
+        address = request.remote or "?"
+        bucket = Bucket(self.limits.burst, time.monotonic())
+        number: int | None = None
+        try:
+            async for frame in socket:
+                if frame.type not in (WSMsgType.TEXT, WSMsgType.BINARY):
+                    break
+                if not bucket.allowed(self.limits):
+                    if bucket.refused > self.limits.flood:
+                        await self._problem(socket, "flooding")
+                        await flush(socket)
+                        break
+                    now = time.monotonic()
+                    if now - bucket.told > 1.0:
+                        bucket.told = now
+                        await self._problem(socket, "too_fast")
+                    continue
+                data = frame.data
+                size = len(data.encode() if isinstance(data, str) else data)
+                if size > MAX_CLIENT_MESSAGE:
+                    await self._problem(socket, "too_large", detail=str(MAX_CLIENT_MESSAGE))
+                    continue
+                try:
+                    message = decode_client(data)
+                except msgspec.DecodeError as error:
+                    await self._problem(socket, "bad_message", detail=str(error)[:200])
+                    continue
+                if isinstance(message, Hello):
+                    if message.narrate and message.lang in available_languages():
+                        self._narrated[id(socket)] = message.lang
+                    if number is not None:
+                        await self._problem(socket, "hello_twice")
+                        continue
+                    number = await self._hello(socket, message, address)
+                    if number is None and socket.closed:
+                        break
+                    continue
+                if number is None or self._seats[number].socket is not socket:
+                    await self._problem(socket, "hello_first")
+                    continue
+                if isinstance(message, Command):
+                    self._to_table(_bind(self._hooks.command, number, message.command))
+                elif isinstance(message, Settings):
+                    view = self._seats[number].view
+                    if view is not None:
+                        view.narrator.verbosity = message.verbosity
+                elif isinstance(message, Leave):
+                    self._leave(number, for_good=True)
+                    number = None
+                    break
+        finally:
+            self._narrated.pop(id(socket), None)
+            if number is not None and self._seats[number].socket is socket:
+                self._leave(number, for_good=False)
+        if not socket.closed:
+            await socket.close()
+        return socket
+
+    async def _problem(self, socket: web.WebSocketResponse, code: ErrorCode, detail: str = "",
+                       seconds: int = 0) -> None:
+        problem = Problem(code=code, detail=detail, seconds=seconds)
+        await self._write(socket, encode(problem))
+        lang = self._narrated.get(id(socket))
+        if lang is not None:
+            # A web page has no words of its own: the host says what was wrong for it.
+            line = GuestView(Narrator.load(lang, seats=len(self._seats))).messages(problem)[0]
+            await self._write(socket, encode(Narration(lines=[Line(line.text, int(line.priority), "error")])))
+
+    async def _hello(self, socket: web.WebSocketResponse, hello: Hello, address: str) -> int | None:
+        """Seat the guest, or say why not; the seat number."""
+        if hello.version != PROTOCOL_VERSION:
+            await self._problem(socket, "version", detail=str(hello.version))
+            await flush(socket)
+            await socket.close()
+            return None
+        if hello.narrate and hello.lang not in available_languages():
+            await self._problem(socket, "language", detail=hello.lang[:20])
+            return None
+        name = "".join(ch for ch in hello.name if ch.isprintable())[:40].strip()
+        if hello.token is not None:
+            number = next((n for n, seat in enumerate(self._seats)
+                           if n and seat.token and secrets.compare_digest(seat.token, hello.token)), None)
+            if number is None:
+                await self._problem(socket, "unknown_token")
+                return None
+            await self._take_back(number, socket, hello)
+            return number
+        waiting = self._wrong.wait(address)
+        if waiting:
+            await self._problem(socket, "wait", seconds=waiting)
+            return None
+        if hello.code is None or not secrets.compare_digest(hello.code.encode(), self.code.encode()):
+            self._wrong.failed(address)
+            await self._problem(socket, "wrong_code")
+            return None
+        self._wrong.passed(address)
+        if self._started:
+            await self._problem(socket, "started")
+            return None
+        number = next((n for n, seat in enumerate(self._seats) if seat.kind == "open"), None)
+        if number is None:
+            await self._problem(socket, "full")
+            return None
+        seat = self._seats[number]
+        seat.token, seat.name, seat.kind, seat.socket = secrets.token_urlsafe(18), name, "remote", socket
+        seat.view = self._new_view(hello)
+        await self._send(seat, self._welcome(number))
+        self._publish_seats()
+        self._publish(News(key="joined", seat=number, name=name))
+        self._to_table(_bind(self._hooks.joined, number, name))
+        return number
+
+    def _new_view(self, hello: Hello) -> GuestView | None:
+        if not hello.narrate:
+            return None
+        seats = len(self._seats)
+        return GuestView(Narrator.load(hello.lang, seats=seats, verbosity=hello.verbosity, cap=self.cap))
+
+    def _welcome(self, number: int) -> Welcome:
+        seat = self._seats[number]
+        return Welcome(version=PROTOCOL_VERSION, seat=number, token=seat.token, seats=self._seats_message(),
+                       cap=self.cap, started=self._started, events=list(self._events) if self._started else [],
+                       turn=self._turn if self._started else None, auto=list(self._auto))
+
+    async def _take_back(self, number: int, socket: web.WebSocketResponse, hello: Hello) -> None:
+        seat = self._seats[number]
+        old = seat.socket
+        if seat.grace is not None:
+            seat.grace.cancel()
+            seat.grace = None
+        was = seat.kind
+        seat.socket, seat.kind = socket, "remote"
+        view = self._new_view(hello)
+        if view is not None and seat.view is not None and old is None:
+            view = seat.view  # a page coming back: its narrator knows what it already said
+        seat.view = view
+        if old is not None and not old.closed:
+            await self._write(old, encode(Bye(reason="seat_taken")))
+            await flush(old)
+            await old.close()
+        self._auto[number] = False
+        await self._send(seat, self._welcome(number))
+        self._publish_seats()
+        if was != "remote" or old is not None:
+            self._publish(News(key="back", seat=number, name=seat.name))
+        self._to_table(_bind1(self._hooks.back, number))
+
+    def _leave(self, number: int, for_good: bool) -> None:
+        seat = self._seats[number]
+        seat.socket = None
+        if not self._started:
+            name = seat.name
+            self._seats[number] = _Seat()
+            self._publish_seats()
+            self._publish(News(key="freed", seat=number, name=name))
+            self._to_table(_bind(self._hooks.left_lobby, number, name))
+            return
+        if for_good:
+            seat.token = ""
+            self._stand_in(number, "left")
+            return
+        seat.kind = "away"
+        self._publish_seats()
+        self._publish(News(key="dropped", seat=number, name=seat.name))
+        self._to_table(_bind1(self._hooks.dropped, number))
+        assert self._loop is not None
+        seat.grace = self._loop.call_later(self.grace, self._stand_in, number, "computer")
+
+    def _stand_in(self, number: int, key: str) -> None:
+        seat = self._seats[number]
+        seat.grace = None
+        if seat.socket is not None:
+            return
+        seat.kind = "computer"
+        self._publish_seats()
+        self._publish(News(key=key, seat=number, name=seat.name))  # type: ignore[arg-type]
+        self._to_table(_bind(self._hooks.gone, number, key == "left"))
+
+
+def _bind(hook: Callable[[int, Any], None], seat: int, value: Any) -> Callable[[Any], None]:
+    """A call for the table's thread (the table argument is not needed: the hooks hold it)."""
+    return lambda _table: hook(seat, value)
+
+
+def _bind1(hook: Callable[[int], None], seat: int) -> Callable[[Any], None]:
+    return lambda _table: hook(seat)
+
+
+async def _gather(tasks: set[asyncio.Task[Any]]) -> None:
+    await asyncio.gather(*tasks, return_exceptions=True)
