@@ -17,10 +17,10 @@ import time
 from collections.abc import Iterable
 
 from ..commands import CommandSet
-from .command_head import CommandHead
+from .command_head import CommandHead, HeadScores
 from .decision import Rule, decide
 from .embedding import EmbeddingStream, SpeechEmbedding
-from .personal import PersonalVoice
+from .personal import PersonalMatch, PersonalVoice
 from .recognizer import Recognizer, Tuning
 from .results import Completion, Recognition
 
@@ -43,10 +43,14 @@ class NeuralRecognizer:
         self._stream = EmbeddingStream(SpeechEmbedding.shared())
         self._allowed: frozenset[str] | None = None
         self._lock = threading.Lock()
+        self.last: list[tuple[Recognition, HeadScores, PersonalMatch | None]] = []
+        """What each model said of each utterance since :meth:`reset_stream`, for benchmarks
+        that weigh other rules on the same decoding."""
 
     def reset_stream(self) -> None:
         self.grammar.reset_stream()
         self._stream.start()
+        self.last = []
 
     def start(self, allowed: Iterable[str] | None = None, *, after_talk: bool = False) -> None:
         self._allowed = None if allowed is None else frozenset(allowed)
@@ -72,6 +76,7 @@ class NeuralRecognizer:
         utterance = self._stream.finish()
         scores = self.head.scores(utterance)
         match = self.personal.match(utterance, self._allowed) if self.personal else None
+        self.last.append((heard, scores, match))
         result = decide(heard, scores, self._allowed, self.rule, match)
         ms = heard.ms + 1000.0 * (time.perf_counter() - began)
         return Recognition(result.command, result.heard, result.unsure, ms, result.reason,
