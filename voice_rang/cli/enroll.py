@@ -193,9 +193,9 @@ def _record(session: _Session, directory: Path) -> int:
                     takes.append(value)
                     if len(takes) == TAKES:
                         problems = check_takes([np.frombuffer(t, dtype="<i2") for t in takes])
-                        for number, problem in reversed(list(enumerate(problems, 1))):
-                            if problem is not None:
-                                session.say(f"again_{problem}", take=number)
+                        for number, wrong in reversed(list(enumerate(problems, 1))):
+                            if wrong is not None:
+                                session.say(f"again_{wrong}", take=number)
                                 del takes[number - 1]
                 elif kind == "none":
                     session.say("not_heard", phrase=phrase)
