@@ -165,12 +165,18 @@ def main(argv: list[str] | None = None) -> int:
                         help="write the model here instead of into the package (and leave the hash alone)")
     parser.add_argument("--rebuild", action="store_true", help="synthesise again, ignoring the cache")
     parser.add_argument("--heldout", action="store_true", help="also report on the held-out speakers")
+    parser.add_argument("--more", type=int, nargs="*", default=[], metavar="SEED",
+                        help="also train on the takes made with these seeds (more of the same voices)")
+    parser.add_argument("--data-only", action="store_true", help="make (and cache) the takes, train nothing")
     args = parser.parse_args(argv)
     if args.tiny:
         args.takes, args.copies, args.epochs = 3, 1, 3
     from train_head import fit, thresholds  # the torch half, imported only here
 
-    train = cached("train", args, args.seed)
+    parts = [cached("train", args, seed) for seed in (args.seed, *args.more)]
+    if args.data_only:
+        return 0
+    train = {key: np.concatenate([part[key] for part in parts]) for key in parts[0]}
     tune = cached("tune", args, args.seed + 1000)
     labels = ("", *sorted({c for c, _ in corpus.command_phrases()}))
     weights = fit(train, labels, epochs=args.epochs, seed=args.seed)
@@ -187,7 +193,7 @@ def main(argv: list[str] | None = None) -> int:
         HEAD_MODULE.write_text(re.sub(r'WEIGHTS_SHA256 = "[0-9a-f]{64}"', f'WEIGHTS_SHA256 = "{digest}"',
                                       source), encoding="utf-8")
     summary = {"train_examples": len(train["label"]), "tune_examples": len(tune["label"]),
-               "frames": HEAD_FRAMES, "seed": args.seed, "sha256": digest,
+               "frames": HEAD_FRAMES, "seed": args.seed, "more": args.more, "sha256": digest,
                "thresholds": weights["thresholds"].tolist(),
                "train_speakers": sorted(set(train["speaker"].tolist()) - {"-"})}
     if args.heldout:
