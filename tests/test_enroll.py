@@ -44,10 +44,10 @@ def test_imported_takes_are_checked_kept_used_and_forgotten(tmp_path: Path, data
     (source / "stop__broken.wav").write_bytes(b"RIFF nonsense")
     assert main(["enroll", "--text", "--import", str(source)]) == 1
     out = capsys.readouterr().out
-    assert "hello.wav: not a take" in out
-    assert "help__quiet.wav: too quiet" in out
-    assert "stop__broken.wav:" in out
-    assert "Took 6 takes of" in out
+    assert "Not a take: hello.wav." in out
+    assert "Record help__quiet.wav again: too quiet." in out
+    assert "Cannot read stop__broken.wav:" in out
+    assert "Took 6 takes of 2 commands" in out
     assert voice_dir() == data_home / "voice-rang" / "voice"
     assert len(list(voice_dir().glob("*.wav"))) == 6
     mine = PersonalVoice.load(known={"turn", "auto-reveal on", "help"})

@@ -108,6 +108,7 @@ def _import(session: _Session, source: Path, directory: Path) -> int:
             continue
         grouped.setdefault(command, []).append((path, np.frombuffer(pcm, dtype="<i2")))
     count = 0
+    enrolled = 0
     for command, takes in sorted(grouped.items()):
         problems = check_takes([samples for _, samples in takes])
         good = 0
@@ -120,9 +121,10 @@ def _import(session: _Session, source: Path, directory: Path) -> int:
             _write(directory / f"{_slug(command)}__import_{path.stem.split('__', 1)[1]}.wav", samples.tobytes())
             good += 1
         count += good
+        enrolled += good > 0
         if good < TAKES:
             session.say("import_few", count=good, phrase=session.phrase(command))
-    session.say("imported", count=count, commands=sum(1 for c in grouped if grouped[c]), directory=str(source))
+    session.say("imported", count=count, commands=enrolled, directory=str(source))
     return status
 
 
