@@ -253,6 +253,9 @@ def table(rows: list[dict[str, Any]], columns: list[str]) -> list[str]:
         cells = []
         for column in columns:
             present = [r for r in chosen if column in r]
+            if not present:
+                cells.append("-")
+                continue
             if chosen[0]["kind"] == "negative":
                 cells.append(f"taken {_rate(present, column, lambda a: a['command'] is not None)}"
                              f" ({_rate(present, column, lambda a: a['command'] is None and a['unsure'])})")
@@ -268,11 +271,13 @@ def table(rows: list[dict[str, Any]], columns: list[str]) -> list[str]:
 
 def score(args: argparse.Namespace) -> int:
     items = _items(args.set)
+    if args.only_enrolled:
+        items = [it for it in items if it["kind"] == "test"]
     if args.limit:
         items = items[::args.limit]
     with ProcessPoolExecutor(args.workers, initializer=_init) as pool:
         rows = list(pool.map(_decode, items, chunksize=4))
-    out = OUT / f"scores-{args.set}.jsonl"
+    out = OUT / f"scores-{args.set}{'-enrolled' if args.only_enrolled else ''}.jsonl"
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
     columns = ["released", "head alone", "head + veto", "head + veto + rescue"]
@@ -293,6 +298,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--espeak-takes", type=int, default=4, help="held-out espeak voices per phrase")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--limit", type=int, default=0, help="score every Nth recording")
+    parser.add_argument("--only-enrolled", action="store_true", help="only the enrolled voices' new takes")
     args = parser.parse_args(argv)
     return make(args) if args.action == "make" else score(args)
 
