@@ -36,3 +36,16 @@ def audio_server() -> Iterator[AudioServer]:
             else:
                 os.environ[key] = value
         server.stop()
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _private_voice_takes(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Takes of a voice enrolled on this machine never reach a test: a data directory of its own
+    (``voice-rang enroll`` keeps them under ``$XDG_DATA_HOME``), inherited by every process."""
+    saved = os.environ.get("XDG_DATA_HOME")
+    os.environ["XDG_DATA_HOME"] = str(tmp_path_factory.mktemp("xdg-data"))
+    yield
+    if saved is None:
+        os.environ.pop("XDG_DATA_HOME", None)
+    else:
+        os.environ["XDG_DATA_HOME"] = saved

@@ -14,7 +14,7 @@ from typing import NoReturn
 
 __all__ = ["OneLineParser", "UsageError", "main"]
 
-AUDIO_COMMANDS = frozenset({"play", "host", "join", "demo", "doctor"})
+AUDIO_COMMANDS = frozenset({"play", "host", "join", "demo", "doctor", "enroll"})
 """Sub-commands that open sound devices, whose C libraries write to stderr on their own."""
 
 SUBCOMMANDS = {
@@ -25,6 +25,7 @@ SUBCOMMANDS = {
     "simulate": "Play many games quickly and summarise their length and winners.",
     "recognize": "Decode WAV recordings with the same recogniser as live play.",
     "doctor": "Check speech output, voices and audio devices, and say how to fix what is missing.",
+    "enroll": "Teach the game your own voice: three takes of each command (or --import, --forget).",
 }
 
 

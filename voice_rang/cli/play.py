@@ -280,15 +280,16 @@ class VoiceStarter:
 
     def unsure(self, result: Recognition) -> None:
         """Half heard: the table asks "Did you say …?" about the guess, and acts only on a yes."""
-        if result.guess is None or result.reason not in ("unsure", "poor match"):
+        if result.guess is None or result.reason not in ("unsure", "poor match", "doubt"):
             self._inbox.put(self._narrator.say("answer", "not_caught"))
         else:
             self._inbox.put(Guess(result.guess, result.heard))
 
     def _run(self) -> None:
         try:
-            from ..listen import MicrophoneUnavailable, Recognizer, VoiceListener
+            from ..listen import MicrophoneUnavailable, VoiceListener
             from ..listen.microphone import TURN_TAKING_GAP_S
+            from ..listen.neural import live_recognizer
             from ..speech.devices import START_TIMEOUT_S, SoundSystemNotAnswering, answer_within
         except ImportError as error:  # pragma: no cover - broken installation
             self._say("answer", "voice_off", reason=f"{error}.")
@@ -319,7 +320,7 @@ class VoiceStarter:
                                  on_speech_end=lambda: self._inbox.put(SPEECH_ENDED),
                                  mic=mic, allowed=self._table.valid_commands,
                                  # loaded here, so that only opening the device is timed below
-                                 recognizer=Recognizer(self._commands, language=self._args.lang))
+                                 recognizer=live_recognizer(self._commands, language=self._args.lang))
         half_duplex = self._speech is not None and not self._args.headphones
         if half_duplex:
             # Half duplex from the first word: the game may already be talking.

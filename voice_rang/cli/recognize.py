@@ -24,13 +24,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="WAV recordings: any rate, mono or stereo, 16-, 24- or 32-bit or floating point")
     parser.add_argument("--json", action="store_true", help="one JSON object per line")
     parser.add_argument("--language", default="en", help="prompts language (default: en)")
+    parser.add_argument("--no-personal", action="store_true",
+                        help="leave out the takes of your voice that voice-rang enroll kept")
     parser.add_argument("--only", metavar="COMMANDS",
                         help="comma-separated command ids valid now (default: all)")
 
 
 def run(args: argparse.Namespace) -> int:
     from ..commands import CommandSet
-    from ..listen.recognizer import Recognizer, decode_pcm, summarize
+    from ..listen.command_head import ModelCorrupt
+    from ..listen.neural import live_recognizer
+    from ..listen.recognizer import decode_pcm, summarize
     from ..listen.wavfile import WavError, read_wav_16k
     from ..prompts import PromptsError
 
@@ -45,9 +49,11 @@ def run(args: argparse.Namespace) -> int:
         if unknown:
             raise UsageError(f"unknown command id {unknown[0]!r} in --only")
     try:
-        recognizer = Recognizer(commands, language=args.language)
-    except ImportError:
-        raise UsageError("pocketsphinx is not installed (pip install pocketsphinx)") from None
+        recognizer = live_recognizer(commands, language=args.language, personal=not args.no_personal)
+    except ImportError as error:
+        raise UsageError(f"{error.name or 'a voice package'} is not installed (scripts/dev setup)") from None
+    except ModelCorrupt as error:
+        raise UsageError(f"{error}; reinstall voice-rang") from None
     status = 0
     for name in args.files:
         try:
@@ -66,7 +72,9 @@ def run(args: argparse.Namespace) -> int:
                               "ms": round(result.ms, 1), "unsure": result.unsure,
                               "reason": result.reason,
                               "snr_db": round(result.snr_db, 1) if math.isfinite(result.snr_db)
-                              else None, "warp": result.warp}), flush=True)
+                              else None, "warp": result.warp,
+                              "confidence": round(result.confidence, 3), "personal": result.personal}),
+                  flush=True)
         else:
             answer = result.command or ("unsure" if result.unsure else "-")
             print(f"{name}: {answer} (heard {result.heard or 'nothing'!r}, {result.reason}, "

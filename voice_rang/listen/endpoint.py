@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from .levels import energy_db
-from .recognizer import Completion
+from .results import Completion
 
 __all__ = ["HANGOVER_MS", "NOISY_COMPLETE_HANGOVER_MS", "QUICK_CLOSE_MIN_SNR_DB", "Endpointer", "Utterance"]
 

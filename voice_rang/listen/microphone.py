@@ -36,6 +36,7 @@ from ..speech.devices import (
 )
 from .endpoint import Endpointer
 from .recognizer import MIN_GAP_MS, SAMPLE_RATE, Recognition, Recognizer
+from .results import StreamingRecognizer
 
 __all__ = ["ECHO_TAIL_S", "HUNG_AFTER_S", "TURN_TAKING_GAP_S", "MicrophoneUnavailable",
            "VoiceListener", "find_microphone"]
@@ -126,7 +127,7 @@ class VoiceListener:
                  on_speech_start: Callable[[], None] | None = None,
                  on_speech_end: Callable[[], None] | None = None,
                  mic: str | int | None = None, allowed: Callable[[], set[str]] | None = None,
-                 recognizer: Recognizer | None = None, language: str = "en") -> None:
+                 recognizer: StreamingRecognizer | None = None, language: str = "en") -> None:
         self.commands = commands
         self.on_command = on_command
         self.on_unsure = on_unsure

@@ -1,0 +1,307 @@
+"""The issue's table for the live recogniser (grammar decoders + command head, one rule) against
+the released grammar recogniser, measured in the same run on the same decoding, on speakers that
+never trained or tuned the head.
+
+    .venv/bin/python benchmarks/bench_neural.py make      # held-out recordings (a few minutes)
+    .venv/bin/python benchmarks/bench_neural.py score     # both recognisers on them
+    .venv/bin/python benchmarks/bench_neural.py score --set corpus   # voice_corpus.py's slt rows
+    .venv/bin/python benchmarks/bench_neural.py score --set human    # human_corpus.py's people
+
+``make`` writes ``benchmarks/out/neural/``: the held-out voices (:data:`command_corpus.HELD_OUT`:
+CMU ARCTIC slt through flite and festival, espeak-ng's Caribbean and Scottish accents and six of
+its voice variants) saying every command and talk that is not, dry, at 10 dB SNR (white, pink,
+brown, babble of held-out voices) and in rooms made by sox ``reverb`` (not the training's own
+simulated rooms), 0.3-0.8 s. The talk, numbers and cards are ``voice_corpus.py``'s hand-written
+lists, which the head never trained on; the narration is the game's own lines (the head trained
+on them in other voices); near words are the issue's and ``voice_corpus.py``'s.
+
+Every file is decoded once through ``decode_pcm`` (the live path); the released recogniser's
+answer is the grammar decoders' part of that same decoding, so both columns see the same
+endpointing. ``--rule`` variants are scored from the same decoding too.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import subprocess
+import sys
+import wave
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent
+sys.path.insert(0, str(ROOT.parent))
+sys.path.insert(0, str(ROOT.parent / "scripts"))
+
+import augment  # noqa: E402
+import command_corpus as corpus  # noqa: E402
+import voice_corpus  # noqa: E402
+
+from voice_rang.commands import CommandSet  # noqa: E402
+from voice_rang.listen.decision import Rule, decide  # noqa: E402
+from voice_rang.listen.recognizer import decode_pcm, summarize  # noqa: E402
+from voice_rang.listen.wavfile import read_wav_16k  # noqa: E402
+
+OUT = ROOT / "out" / "neural"
+ROOMS = {"0.3s": ("20", "60", "30"), **voice_corpus.ROOMS}
+ENROLLED = ("flite:slt", "espeak:en-029+f4", "espeak:en-gb-scotland+m3")
+
+
+def _write(path: Path, samples: np.ndarray) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with wave.open(str(path), "wb") as out:
+        out.setnchannels(1)
+        out.setsampwidth(2)
+        out.setframerate(16000)
+        out.writeframes(np.clip(samples, -32768, 32767).astype("<i2").tobytes())
+
+
+def _room(path: Path, wet: Path, room: str) -> None:
+    wet.parent.mkdir(parents=True, exist_ok=True)
+    subprocess.run(["sox", "-R", str(path), str(wet), "reverb", *ROOMS[room], "channels", "1", "norm", "-3"],
+                   check=True, capture_output=True)
+
+
+def make(args: argparse.Namespace) -> int:
+    rng = random.Random(args.seed)
+    nprng = np.random.default_rng(args.seed)
+    voices = corpus.voices(held_out=True)
+    by_name = {f"{v.engine}:{v.name}": v for v in voices}
+    slt = [v for v in voices if v.speaker == "slt"]
+    espeak = [v for v in voices if v.engine == "espeak"]
+    index: list[dict[str, Any]] = []
+    festival_cache: dict[Any, dict[str, np.ndarray]] = {}
+
+    def take(voice: corpus.Voice, text: str) -> np.ndarray:
+        if voice.engine == "festival":
+            cache = festival_cache.setdefault(voice, {})
+            if text not in cache:
+                cache.update(corpus.festival_batch(voice, [text]))
+            return cache[text]
+        return corpus.synthesize(voice, text, random.Random(rng.randrange(1 << 30)))
+
+    def clean(samples: np.ndarray) -> np.ndarray:
+        framed = augment.frame(nprng, augment.trim(samples))
+        framed = framed / (np.max(np.abs(framed)) + 1e-9) * 10 ** (nprng.uniform(-20, -6) / 20) * 32767
+        return framed + nprng.standard_normal(len(framed)) * 2.0
+
+    talk_audio = [take(rng.choice(espeak), t) for t in voice_corpus.TALK[:8]]
+    noise_names = ("white", "pink", "brown", "babble")
+    count = 0
+
+    def add(samples: np.ndarray, kind: str, text: str, expected: str | None, voice: corpus.Voice,
+            neg_type: str | None) -> None:
+        nonlocal count
+        count += 1
+        base = OUT / "clean" / f"{count:05d}.wav"
+        dry = clean(samples)
+        _write(base, dry)
+        row = {"kind": kind, "text": text, "expected": expected, "voice": f"{voice.engine}:{voice.name}",
+               "speaker": voice.speaker, "neg_type": neg_type}
+        index.append({**row, "path": str(base.relative_to(OUT)), "condition": "clean"})
+        noise = noise_names[count % 4]
+        mixed = dry + augment.noise(nprng, noise, len(dry), talk_audio) * np.sqrt(
+            augment.speech_power(dry) / 10)
+        noisy = OUT / "noisy" / f"{count:05d}.wav"
+        _write(noisy, mixed)
+        index.append({**row, "path": str(noisy.relative_to(OUT)), "condition": f"10dB {noise}"})
+        room = list(ROOMS)[count % len(ROOMS)]
+        wet = OUT / "room" / f"{count:05d}.wav"
+        _room(base, wet, room)
+        index.append({**row, "path": str(wet.relative_to(OUT)), "condition": f"room {room}"})
+
+    phrases = corpus.command_phrases()
+    for command, phrase in phrases:
+        for voice in [*slt, *rng.sample(espeak, args.espeak_takes)]:
+            add(take(voice, phrase), "command", phrase, command, voice, None)
+    negatives = ([("talk", t) for t in voice_corpus.TALK] + [("number", t) for t in voice_corpus.NUMBERS]
+                 + [("card", t) for t in voice_corpus.CARDS] + [("narration", t) for t in voice_corpus.narration()]
+                 + [("near", t) for t in sorted(set(voice_corpus.WORDS) - {"know"})])
+    for kind, text in negatives:
+        for voice in [rng.choice(slt), rng.choice(espeak)]:
+            add(take(voice, text), "negative", text, None, voice, kind)
+    # Enrolment: three clean takes of each command by three held-out voices, and new takes to test.
+    for name in ENROLLED:
+        voice = by_name.get(name)
+        if voice is None:
+            continue
+        for command, phrase in phrases:
+            for n in range(5):
+                samples = clean(take(voice, phrase))
+                role = "enrol" if n < 3 else "test"
+                path = OUT / "enrol" / name.replace(":", "_").replace("+", "_") / \
+                    f"{command.replace(' ', '_')}__{role}{n}_{phrase.replace(' ', '_')}.wav"
+                _write(path, samples)
+                index.append({"kind": role, "text": phrase, "expected": command, "voice": name,
+                              "speaker": voice.speaker, "path": str(path.relative_to(OUT)), "condition": "clean"})
+                if role == "test":
+                    noisy_path = path.with_name(path.stem + "_10dB.wav")
+                    noise = noise_names[n % 4]
+                    _write(noisy_path, samples + augment.noise(nprng, noise, len(samples), talk_audio)
+                           * np.sqrt(augment.speech_power(samples) / 10))
+                    index.append({"kind": role, "text": phrase, "expected": command, "voice": name,
+                                  "speaker": voice.speaker, "path": str(noisy_path.relative_to(OUT)),
+                                  "condition": f"10dB {noise}"})
+    (OUT / "index.jsonl").write_text("".join(json.dumps(r) + "\n" for r in index), encoding="utf-8")
+    print(f"{len(index)} recordings in {OUT}")
+    return 0
+
+
+_state: dict[str, Any] = {}
+
+
+def _init() -> None:
+    from voice_rang.listen.neural import NeuralRecognizer
+
+    _state["recognizer"] = NeuralRecognizer(CommandSet.load("en"))
+    _state["personal"] = {}
+
+
+def _personal(item: dict[str, Any]) -> Any:
+    from voice_rang.listen.personal import PersonalVoice
+
+    cache = _state["personal"]
+    if item["voice"] not in cache:
+        folder = Path(item["_root"]) / Path(item["path"]).parent
+        takes: dict[str, list[np.ndarray]] = {}
+        for path in sorted(folder.glob("*__enrol*.wav")):
+            if path.stem.endswith("_10dB"):
+                continue
+            command = path.stem.split("__", 1)[0].replace("_", " ")
+            takes.setdefault(command, []).append(np.frombuffer(read_wav_16k(str(path)), dtype="<i2"))
+        cache[item["voice"]] = PersonalVoice(takes, head=_state["recognizer"].head)
+    return cache[item["voice"]]
+
+
+def rules(head_accept: float, head_ask: float) -> dict[str, Rule]:
+    base = Rule(accept=head_accept, ask=head_ask)
+    return {"released": replace(base, use_head=False), "head alone": replace(base, grammar_veto=False,
+                                                                            grammar_rescue=False),
+            "head + veto": replace(base, grammar_rescue=False), "head + veto + rescue": base}
+
+
+def _decode(item: dict[str, Any]) -> dict[str, Any]:
+    recognizer = _state["recognizer"]
+    recognizer.personal = _personal(item) if item["kind"] == "test" else None
+    pcm = read_wav_16k(str(Path(item["_root"]) / item["path"]))
+    list(decode_pcm(recognizer, pcm))
+    row = {k: v for k, v in item.items() if not k.startswith("_")}
+    said = recognizer.last
+    for name, rule in rules(recognizer.head.accept, recognizer.head.ask).items():
+        answers = [decide(h, s, None, rule, None) for h, s, _ in said]
+        result = summarize(answers)
+        row[name] = {"command": result.command, "unsure": result.unsure, "reason": result.reason}
+    if item["kind"] == "test":
+        base = rules(recognizer.head.accept, recognizer.head.ask)["head + veto + rescue"]
+        result = summarize([decide(h, s, None, base, m) for h, s, m in said])
+        row["personal"] = {"command": result.command, "unsure": result.unsure, "reason": result.reason}
+    row["ms"] = max((h.ms for h, _, _ in said), default=0.0)
+    return row
+
+
+def _items(which: str) -> list[dict[str, Any]]:
+    if which == "heldout":
+        root = OUT
+        rows = [json.loads(line) for line in (root / "index.jsonl").read_text().splitlines()]
+        rows = [r for r in rows if r["kind"] != "enrol"]
+    elif which == "corpus":
+        root = voice_corpus.OUT
+        rows = [json.loads(line) for line in (root / "index.jsonl").read_text().splitlines()]
+        typed = {p for p in CommandSet.load("en").typed_only}
+        rows = [{**r, "condition": "10dB" if r["noise"] else (f"room {r['room']}" if r["room"] else "clean")}
+                for r in rows if r["speaker"] == "slt" and r["text"] not in typed]
+    else:
+        root = ROOT / "out" / "human"
+        rows = [json.loads(line) for line in (root / "index.jsonl").read_text().splitlines()]
+        rows = [{**r, "kind": "command" if r["expected"] else "negative", "condition": "clean",
+                 "neg_type": "talk"} for r in rows]
+    return [{**r, "_root": str(root)} for r in rows]
+
+
+def _rate(rows: list[dict[str, Any]], key: str, test: Any) -> str:
+    if not rows:
+        return "-"
+    return f"{100 * sum(1 for r in rows if test(r[key])) / len(rows):.1f} %"
+
+
+def table(rows: list[dict[str, Any]], columns: list[str]) -> list[str]:
+    groups = {
+        "clean commands": [r for r in rows if r["kind"] == "command" and r["condition"] == "clean"],
+        "10 dB commands": [r for r in rows if r["kind"] == "command" and r["condition"].startswith("10dB")],
+        "room commands": [r for r in rows if r["kind"] == "command" and r["condition"].startswith("room")],
+        "talk/numbers/cards/narration, clean": [r for r in rows if r["kind"] == "negative" and r["condition"] == "clean"
+                                                and r.get("neg_type") in ("talk", "number", "card", "narration")],
+        "talk/numbers/cards/narration, noisy or room": [
+            r for r in rows if r["kind"] == "negative" and r["condition"] != "clean"
+            and r.get("neg_type") in ("talk", "number", "card", "narration")],
+        "near words (clean)": [r for r in rows if r["kind"] == "negative" and r["condition"] == "clean"
+                               and r.get("neg_type") in ("near", "word")],
+        "enrolled voice, clean": [r for r in rows if r["kind"] == "test" and r["condition"] == "clean"],
+        "enrolled voice, 10 dB": [r for r in rows if r["kind"] == "test" and r["condition"] != "clean"],
+    }
+    lines = ["| | n | " + " | ".join(f"{c}: right / wrong (asked)" for c in columns) + " |",
+             "| --- | --- | " + " | ".join("---" for _ in columns) + " |"]
+    for name, chosen in groups.items():
+        if not chosen:
+            continue
+        cells = []
+        for column in columns:
+            present = [r for r in chosen if column in r]
+            if not present:
+                cells.append("-")
+                continue
+            if chosen[0]["kind"] == "negative":
+                cells.append(f"taken {_rate(present, column, lambda a: a['command'] is not None)}"
+                             f" ({_rate(present, column, lambda a: a['command'] is None and a['unsure'])})")
+            else:
+                n = max(1, len(present))
+                right = sum(1 for r in present if r[column]["command"] == r["expected"]) / n
+                wrong = sum(1 for r in present if r[column]["command"] not in (None, r["expected"])) / n
+                asked = _rate(present, column, lambda a: a["command"] is None and a["unsure"])
+                cells.append(f"{100 * right:.1f} % / {100 * wrong:.1f} % ({asked})")
+        lines.append(f"| {name} | {len(chosen)} | " + " | ".join(cells) + " |")
+    return lines
+
+
+def score(args: argparse.Namespace) -> int:
+    items = _items(args.set)
+    if args.only_enrolled:
+        items = [it for it in items if it["kind"] == "test"]
+    if args.limit:
+        items = items[::args.limit]
+    with ProcessPoolExecutor(args.workers, initializer=_init) as pool:
+        rows = list(pool.map(_decode, items, chunksize=4))
+    out = OUT / f"scores-{args.set}{'-enrolled' if args.only_enrolled else ''}.jsonl"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    columns = ["released", "head alone", "head + veto", "head + veto + rescue"]
+    if any(r["kind"] == "test" for r in rows):
+        columns.append("personal")
+    print("\n".join(table(rows, columns)))
+    ms = sorted(r["ms"] for r in rows)
+    print(f"decode ms after the endpoint (both models): median {ms[len(ms) // 2]:.1f}, "
+          f"90th {ms[int(len(ms) * 0.9)]:.1f}; rows in {out}")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("action", choices=("make", "score"))
+    parser.add_argument("--set", choices=("heldout", "corpus", "human"), default="heldout")
+    parser.add_argument("--seed", type=int, default=2019)
+    parser.add_argument("--espeak-takes", type=int, default=4, help="held-out espeak voices per phrase")
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--limit", type=int, default=0, help="score every Nth recording")
+    parser.add_argument("--only-enrolled", action="store_true", help="only the enrolled voices' new takes")
+    args = parser.parse_args(argv)
+    return make(args) if args.action == "make" else score(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

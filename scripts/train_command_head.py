@@ -1,0 +1,212 @@
+#!/usr/bin/env python3
+"""Train the command head (``voice_rang/listen/models/command_head.npz``) from registry packages
+alone, deterministically given ``--seed``.
+
+    .venv/bin/pip install torch==2.13.0        # training only; play needs numpy and onnxruntime
+    nice -n 10 .venv/bin/python scripts/train_command_head.py            # about 20 min on 2 cores
+    .venv/bin/python scripts/train_command_head.py --tiny --out /tmp/h   # seconds: proves it runs
+
+Steps: synthesise every command phrase and thousands of things that are not commands in the
+training voices (:mod:`command_corpus`; whole speakers held out), hear each take in a random room
+and noise (:mod:`augment`), embed each as play does (:func:`voice_rang.listen.embedding.features`),
+train the head, choose its two thresholds on takes held back from the *training* voices (never on
+held-out speakers), and write the weights with their hash into :mod:`voice_rang.listen.command_head`.
+The features are cached under ``--work`` (``benchmarks/out/head/``, never committed).
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import random
+import re
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(HERE.parent))
+
+import augment  # noqa: E402
+import command_corpus as corpus  # noqa: E402
+
+from voice_rang.listen.embedding import HEAD_FRAMES, SpeechEmbedding, features  # noqa: E402
+
+PACKAGE_MODEL = HERE.parent / "voice_rang" / "listen" / "models" / "command_head.npz"
+HEAD_MODULE = HERE.parent / "voice_rang" / "listen" / "command_head.py"
+WORK = HERE.parent / "benchmarks" / "out" / "head"
+
+
+def log(*parts: object) -> None:
+    print(time.strftime("%H:%M:%S"), *parts, flush=True)
+
+
+def _takes(voices: list[corpus.Voice], texts: list[str], per_text: int, rng: random.Random,
+           workers: int) -> list[tuple[str, corpus.Voice, np.ndarray]]:
+    """``per_text`` takes of every text, each by a voice drawn at random (espeak-ng has the
+    most voices, so each family gets a share: espeak-ng 45 %, flite 25 %, piper 20 %,
+    festival 10 %, of those installed)."""
+    families: dict[str, list[corpus.Voice]] = {}
+    for voice in voices:
+        families.setdefault(voice.engine, []).append(voice)
+    weights = {"espeak": 45, "flite": 25, "piper": 20, "festival": 10}
+    names = sorted(families)
+    plan = []
+    for text in texts:
+        for _ in range(per_text):
+            family = rng.choices(names, [weights[n] for n in names])[0]
+            plan.append((text, rng.choice(families[family]), rng.randrange(1 << 30)))
+    festival = [(t, v) for t, v, _ in plan if v.engine == "festival"]
+    batches = {v: corpus.festival_batch(v, sorted({t for t, w in festival if w == v}))
+               for v in {v for _, v in festival}}
+
+    def make(item: tuple[str, corpus.Voice, int]) -> tuple[str, corpus.Voice, np.ndarray] | None:
+        text, voice, seed = item
+        try:
+            if voice.engine == "festival":
+                audio = batches[voice].get(text)
+                return None if audio is None else (text, voice, audio)
+            return text, voice, corpus.synthesize(voice, text, random.Random(seed))
+        except Exception as error:  # one voice failing on one text must not stop the run
+            log("skipped", voice.name, repr(text), type(error).__name__)
+            return None
+
+    piper = [p for p in plan if p[1].engine == "piper"]
+    others = [p for p in plan if p[1].engine != "piper"]
+    with ThreadPoolExecutor(workers) as pool:
+        made = list(pool.map(make, others))
+    made += [make(p) for p in piper]  # one model in memory, one thread
+    return [m for m in made if m is not None and len(m[2]) > 800]
+
+
+def build(split: str, args: argparse.Namespace, seed: int) -> dict[str, np.ndarray]:
+    """Features and labels of one split: ``train`` and ``tune`` (training voices, different takes)
+    or ``heldout`` (held-out speakers: for the model card's own figures only)."""
+    rng = random.Random(seed)
+    nprng = np.random.default_rng(seed)
+    voices = corpus.voices(held_out=split == "heldout")
+    if args.tiny:
+        voices = [v for v in voices if v.engine in ("espeak", "flite")][:6]
+    phrases = corpus.command_phrases()
+    negatives = corpus.negative_texts(random.Random(seed + 1), sentences_n=20 if args.tiny else 400)
+    if args.tiny:
+        phrases = phrases[:4]
+        negatives = negatives[::60]
+    per_command = args.takes if split == "train" else max(2, args.takes // 6)
+    log(split, len(voices), "voices,", len(phrases), "phrases,", len(negatives), "negatives")
+    positives = _takes(voices, [p for _, p in phrases], per_command, rng, args.workers)
+    negative_share = 1 if split == "train" else 3
+    negative_texts = [t for _, t in negatives][::negative_share]
+    negative_takes = _takes(voices, negative_texts, 1, rng, args.workers)
+    kind_of = {t: k for k, t in negatives}
+    command_of = {p: c for c, p in phrases}
+    talk = [a for t, _, a in negative_takes if kind_of.get(t) in ("talk", "narration")][:200]
+    log(split, len(positives), "command takes,", len(negative_takes), "other takes")
+
+    audio: list[np.ndarray] = []
+    labels: list[str] = []
+    kinds: list[str] = []
+    speakers: list[str] = []
+    conditions: list[str] = []
+
+    def add(samples: np.ndarray, label: str, kind: str, speaker: str, described: str) -> None:
+        audio.append(samples)
+        labels.append(label)
+        kinds.append(kind)
+        speakers.append(speaker)
+        conditions.append(described)
+
+    copies = args.copies if split == "train" else 2
+    for text, voice, samples in positives:
+        for n in range(copies):
+            conditioned, described = augment.condition(nprng, samples, talk,
+                                                       clean_share=0.5 if n == 0 else 0.1)
+            add(conditioned, command_of[text], "command", voice.speaker, described)
+    for text, voice, samples in negative_takes:
+        for _ in range(max(1, copies - 1)):
+            conditioned, described = augment.condition(nprng, samples, talk)
+            add(conditioned, "", kind_of[text], voice.speaker, described)
+    for _ in range(len(negative_takes) // 4):
+        sound, described = augment.noise_alone(nprng, talk)
+        add(sound, "", "noise", "-", described)
+    log(split, len(audio), "examples: embedding")
+    model = SpeechEmbedding.shared()
+    x = np.stack([features(a.astype(np.int16), model) for a in audio]).astype(np.float16)
+    return {"x": x, "label": np.array(labels), "kind": np.array(kinds),
+            "speaker": np.array(speakers), "condition": np.array(conditions)}
+
+
+def cached(split: str, args: argparse.Namespace, seed: int) -> dict[str, np.ndarray]:
+    path = args.work / f"{split}-{seed}{'-tiny' if args.tiny else ''}-{args.takes}-{args.copies}.npz"
+    if path.exists() and not args.rebuild:
+        with np.load(path) as data:
+            return {k: data[k] for k in data.files}
+    data = build(split, args, seed)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    np.savez_compressed(path, **data)  # type: ignore[arg-type]
+    return data
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seed", type=int, default=19)
+    parser.add_argument("--tiny", action="store_true", help="a few voices and phrases: seconds")
+    parser.add_argument("--takes", type=int, default=60, help="takes of each command phrase")
+    parser.add_argument("--copies", type=int, default=3, help="rooms/noises each take is heard in")
+    parser.add_argument("--epochs", type=int, default=40)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--work", type=Path, default=WORK)
+    parser.add_argument("--out", type=Path, default=None,
+                        help="write the model here instead of into the package (and leave the hash alone)")
+    parser.add_argument("--rebuild", action="store_true", help="synthesise again, ignoring the cache")
+    parser.add_argument("--heldout", action="store_true", help="also report on the held-out speakers")
+    parser.add_argument("--more", type=int, nargs="*", default=[], metavar="SEED",
+                        help="also train on the takes made with these seeds (more of the same voices)")
+    parser.add_argument("--data-only", action="store_true", help="make (and cache) the takes, train nothing")
+    args = parser.parse_args(argv)
+    if args.tiny:
+        args.takes, args.copies, args.epochs = 3, 1, 3
+    from train_head import fit, thresholds  # the torch half, imported only here
+
+    parts = [cached("train", args, seed) for seed in (args.seed, *args.more)]
+    if args.data_only:
+        return 0
+    train = {key: np.concatenate([part[key] for part in parts]) for key in parts[0]}
+    tune = cached("tune", args, args.seed + 1000)
+    labels = ("", *sorted({c for c, _ in corpus.command_phrases()}))
+    weights = fit(train, labels, epochs=args.epochs, seed=args.seed)
+    weights["thresholds"] = np.array(thresholds(weights, labels, tune), dtype=np.float32)
+    weights["labels"] = np.array(labels)
+    out = args.out / "command_head.npz" if args.out else PACKAGE_MODEL
+    out.parent.mkdir(parents=True, exist_ok=True)
+    np.savez(out, **weights)  # type: ignore[arg-type]
+    digest = hashlib.sha256(out.read_bytes()).hexdigest()
+    log("wrote", out, f"{out.stat().st_size / 1024:.0f} KiB", "sha256", digest,
+        "thresholds", weights["thresholds"].tolist())
+    if args.out is None:
+        source = HEAD_MODULE.read_text(encoding="utf-8")
+        HEAD_MODULE.write_text(re.sub(r'WEIGHTS_SHA256 = "[0-9a-f]{64}"', f'WEIGHTS_SHA256 = "{digest}"',
+                                      source), encoding="utf-8")
+    summary = {"train_examples": len(train["label"]), "tune_examples": len(tune["label"]),
+               "frames": HEAD_FRAMES, "seed": args.seed, "more": args.more, "sha256": digest,
+               "thresholds": weights["thresholds"].tolist(),
+               "train_speakers": sorted(set(train["speaker"].tolist()) - {"-"})}
+    if args.heldout:
+        from train_head import report
+
+        held = cached("heldout", args, args.seed + 2000)
+        summary["heldout"] = report(weights, labels, held)
+        summary["heldout_speakers"] = sorted(set(held["speaker"].tolist()) - {"-"})
+    (out.parent / "command_head.json" if args.out else args.work / "summary.json").write_text(
+        json.dumps(summary, indent=1), encoding="utf-8")
+    print(json.dumps({k: v for k, v in summary.items() if "speakers" not in k}, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,63 @@
+"""The one decision rule: never a command that is not valid now, never one the models disagree on."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from voice_rang.listen.command_head import HeadScores
+from voice_rang.listen.decision import Rule, decide
+from voice_rang.listen.personal import PersonalMatch
+from voice_rang.listen.results import Recognition
+
+LABELS = ("", "turn", "stop", "help", "yes")
+
+
+def heard(command: str | None = None, reason: str = "not a command", snr_db: float = 40.0) -> Recognition:
+    return Recognition(command, command or "[the]", False, 1.0, reason, 600.0, command, snr_db)
+
+
+probabilities = st.lists(st.floats(0.0, 1.0), min_size=len(LABELS), max_size=len(LABELS)).filter(
+    lambda p: sum(p) > 0).map(lambda p: tuple(x / sum(p) for x in p))
+grammar = st.sampled_from([heard(), heard("turn", "command"), heard("stop", "command"),
+                           heard(None, "too short"), heard(None, "part of longer talk")])
+allowed_sets = st.one_of(st.none(), st.sets(st.sampled_from(LABELS[1:])).map(frozenset))
+
+
+@given(p=probabilities, said=grammar, allowed=allowed_sets)
+def test_only_a_command_valid_now_is_ever_acted_on(p: tuple[float, ...], said: Recognition,
+                                                   allowed: frozenset[str] | None) -> None:
+    result = decide(said, HeadScores(LABELS, p), allowed, Rule())
+    if result.command is not None:
+        assert allowed is None or result.command in allowed
+        assert not result.unsure
+
+
+@given(p=probabilities)
+def test_the_head_and_the_grammar_naming_two_commands_is_a_question_never_an_act(p: tuple[float, ...]) -> None:
+    scores = HeadScores(LABELS, p)
+    result = decide(heard("stop", "command"), scores, None, Rule())
+    best, _, _ = scores.best()
+    if best not in (None, "stop"):
+        assert result.command is None
+
+
+def test_a_command_not_said_on_its_own_stays_talk_whatever_the_head_thinks() -> None:
+    sure = HeadScores(LABELS, (0.0, 1.0, 0.0, 0.0, 0.0))
+    assert decide(heard(None, "part of longer talk"), sure, None, Rule()).command is None
+
+
+def test_a_lean_is_asked_about_and_said_as_too_noisy_only_in_a_very_noisy_room() -> None:
+    lean = HeadScores(LABELS, (0.3, 0.6, 0.1, 0.0, 0.0))
+    rule = Rule(accept=0.9, ask=0.5, grammar_rescue=False)
+    assert decide(heard(snr_db=30.0), lean, None, rule).reason == "unsure"
+    assert decide(heard(snr_db=2.0), lean, None, rule).reason == "too noisy"
+    assert decide(heard(snr_db=2.0), lean, None, rule).guess == "turn"
+
+
+def test_the_players_own_takes_decide_what_the_stock_head_is_unsure_of() -> None:
+    unsure = HeadScores(LABELS, (0.7, 0.2, 0.1, 0.0, 0.0))
+    mine = PersonalMatch("help", 0.95, 0.2)
+    result = decide(heard(), unsure, None, Rule(), mine)
+    assert (result.command, result.personal) == ("help", True)
+    assert decide(heard(), unsure, frozenset({"turn"}), Rule(), mine).command is None

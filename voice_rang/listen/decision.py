@@ -1,0 +1,91 @@
+"""The one decision rule: what the game does with an utterance, from what each acoustic model said.
+
+Receives: the grammar decoders' :class:`.results.Recognition` (which also carries duration,
+"said on its own" and the room's SNR), the command head's :class:`.command_head.HeadScores`, the
+match against the player's own enrolled takes (:class:`.personal.PersonalMatch`, or ``None``),
+and the commands valid now. Emits: one :class:`.results.Recognition`.
+
+The order of the checks is the order of what matters: never act on a command that is not valid
+now; a command heard as *another* command is the worst error, so where the two models name
+different commands the game asks rather than acts; "too noisy" only when nothing can be trusted.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
+
+from .results import Recognition
+
+if TYPE_CHECKING:
+    from .command_head import HeadScores
+    from .personal import PersonalMatch
+
+__all__ = ["Rule", "decide"]
+
+_PASS_THROUGH = frozenset({"too short", "too long", "part of longer talk", "silence"})
+"""What the grammar side decides alone: duration sanity and "a command is said on its own"."""
+
+
+@dataclass(frozen=True)
+class Rule:
+    """The numbers and switches of :func:`decide` (``bench_neural.py`` measures each)."""
+
+    accept: float = 0.9
+    """Head probability from which a command is acted on (the model's own, from its training)."""
+    ask: float = 0.5
+    """Head probability from which the game asks "Did you say …?"."""
+    grammar_veto: bool = True
+    """When the grammar decoders are sure of a *different* command, ask instead of acting."""
+    grammar_rescue: bool = True
+    """When the head only leans to a command (``ask`` or more) and the grammar decoders are sure
+    of the same one, act on it."""
+    noisy_db: float = 6.0
+    """Below this SNR an unsure answer is said as "too noisy": the player learns why."""
+    use_head: bool = True
+    """``False``: the grammar decoders alone (the release before the head, for comparison)."""
+
+
+def decide(grammar: Recognition, scores: HeadScores | None, allowed: frozenset[str] | None,
+           rule: Rule, personal: PersonalMatch | None = None) -> Recognition:
+    """One answer for one utterance.
+
+    >>> from voice_rang.listen.command_head import HeadScores
+    >>> said = Recognition(None, "[the] [cat]", False, 1.0, "not a command", 500.0)
+    >>> head = HeadScores(("", "turn", "stop"), (0.02, 0.97, 0.01))
+    >>> decide(said, head, None, Rule()).command
+    'turn'
+    >>> decide(said, head, frozenset({"stop"}), Rule()).reason
+    'not valid now'
+    >>> sure_stop = replace(said, command="stop", reason="command", guess="stop")
+    >>> decide(sure_stop, head, None, Rule()).reason   # two models, two commands: ask
+    'doubt'
+    """
+    if not rule.use_head or scores is None or grammar.reason in _PASS_THROUGH:
+        return grammar
+    command, p, _runner = scores.best(allowed)
+    anything, p_any, _ = scores.best(None)
+
+    def answer(chosen: str | None, unsure: bool, reason: str, *, own: bool = False,
+               confidence: float = p) -> Recognition:
+        return replace(grammar, command=chosen, unsure=unsure, reason=reason,
+                       guess=command if chosen is None and unsure else chosen,
+                       confidence=confidence, personal=own)
+
+    if personal is not None and personal.command is not None and (
+            allowed is None or personal.command in allowed):
+        if command == personal.command or p < rule.accept:
+            return answer(personal.command, False, "command", own=True)
+        return replace(answer(None, True, "doubt"), guess=personal.command)
+    grammar_sure = grammar.command if grammar.reason == "command" else None
+    if command is not None and p >= rule.accept:
+        if rule.grammar_veto and grammar_sure is not None and grammar_sure != command:
+            return answer(None, True, "doubt")
+        return answer(command, False, "command")
+    if command is not None and p >= rule.ask:
+        if rule.grammar_rescue and grammar_sure == command:
+            return answer(command, False, "command")
+        return answer(None, True, "too noisy" if grammar.snr_db < rule.noisy_db else "unsure")
+    if anything is not None and allowed is not None and anything not in allowed and p_any >= rule.accept:
+        return replace(answer(None, False, "not valid now", confidence=p_any), guess=anything)
+    return replace(answer(None, False, "not a command"), guess=None)

