@@ -75,6 +75,7 @@ class Game:
         self.longest_gap = 0.0
         self.typed_at: float | None = None
         self.longest_answer = 0.0
+        self.losses: list[tuple[float, str]] = []
         self.lock = threading.Lock()
         self.stderr: list[str] = []
         threading.Thread(target=self._read, daemon=True).start()
@@ -91,6 +92,8 @@ class Game:
                     self.longest_answer = max(self.longest_answer, now - self.typed_at)
                     self.typed_at = None
                 self.lines.append(line.rstrip("\n"))
+                if line.startswith(("Speech is off", "Voice commands are off")):
+                    self.losses.append((now, line.rstrip("\n")))
 
     def _read_errors(self) -> None:
         assert self.process.stderr is not None
@@ -139,16 +142,24 @@ def soak(minutes: float, restart_every: float, seed: int, folder: Path) -> dict[
     next_restart = started + restart_every
     next_talk = started + 5
     memory_start: int | None = None
+    memory_samples: list[tuple[float, int | None]] = []
+    next_sample = started + 60
+    restart_times: list[float] = []
+    losses: list[tuple[float, str]] = []
     longest_gap = longest_answer = 0.0
     try:
         while time.monotonic() < end:
             now = time.monotonic()
+            if now >= next_sample:
+                memory_samples.append((round((now - started) / 60, 1), resident_kb(game.process.pid)))
+                next_sample = now + 300
             if memory_start is None and now - started > min(60.0, minutes * 30):
                 memory_start = resident_kb(game.process.pid)
             if game.process.poll() is not None:
                 crashes += 1
                 crash_lines += [*game.stderr[-3:], f"exit {game.process.returncode}"]
                 lines_before += game.lines
+                losses += game.losses
                 longest_gap = max(longest_gap, game.longest_gap)
                 longest_answer = max(longest_answer, game.longest_answer)
                 game = Game([*base, "--resume"], env)
@@ -169,6 +180,7 @@ def soak(minutes: float, restart_every: float, seed: int, folder: Path) -> dict[
             if now >= next_restart:
                 server.restart()
                 restarts += 1
+                restart_times.append(round((now - started) / 60, 1))
                 next_restart = now + restart_every
             time.sleep(chance.uniform(0.05, 0.6))
         memory_end = resident_kb(game.process.pid)
@@ -183,7 +195,7 @@ def soak(minutes: float, restart_every: float, seed: int, folder: Path) -> dict[
         if game.process.poll() is None:
             game.process.kill()
         server.stop()
-    lines = lines_before + game.lines
+    losses += game.losses
     report = check_file(log)
     unfinished = f"the log stops before game {report.games - 1} ended"
     report.violations = [v for v in report.violations if not v.endswith(unfinished)]
@@ -201,8 +213,9 @@ def soak(minutes: float, restart_every: float, seed: int, folder: Path) -> dict[
         "longest_silence_s": round(longest_gap, 2),
         "memory_start_kb": memory_start,
         "memory_end_kb": memory_end,
-        "speech_lost": [line for line in lines if line.startswith("Speech is off")],
-        "voice_lost": [line for line in lines if line.startswith("Voice commands are off")],
+        "memory_kb_by_minute": memory_samples,
+        "restarts_at_minute": restart_times,
+        "lost_at_minute": [(round((when - started) / 60, 1), line) for when, line in losses],
         "rules_ok": report.ok,
         "rule_violations": report.violations[:5],
         "games_checked": report.games,
