@@ -151,6 +151,18 @@ def test_cues_alone_play_without_words(audio_server: object, tap: SpeakerTap) ->
         sounds_only.close()
 
 
+def test_your_turn_comes_after_the_card_before_it_not_over_it(
+        speech: SpeechOutput, tap: SpeakerTap) -> None:
+    """The other seat's reveal and "your turn" arrive together: both are heard, in order."""
+    assert speech.failure is None
+    before = len(speech.spoken_texts)
+    speech.say(Message("Hearts on spades.", Priority.NORMAL, cue="miss"))
+    speech.say(Message("Your turn.", Priority.URGENT, cue="your turn"))
+    assert speech.wait_until_done(timeout=10)
+    assert speech.spoken_texts[before:] == ["Hearts on spades.", "Your turn."]
+    assert [name for name, _ in speech.cues_played[-2:]] == ["miss", "your turn"]
+
+
 def short_game_seed(cap: int) -> int:
     """A seed whose two-seat game has a capture and misses by both seats within ``cap`` reveals."""
     for seed in range(2000):
@@ -220,13 +232,3 @@ def test_a_bengali_game_is_spoken_in_bengali_with_its_sounds(
     assert np.sqrt(np.mean(audio ** 2)) > LOUD / 3
     assert find_cue(audio, "miss you", threshold=0.5) or find_cue(audio, "miss", threshold=0.5)
 
-
-def test_your_turn_comes_after_the_card_before_it_not_over_it(
-        speech: SpeechOutput, tap: SpeakerTap) -> None:
-    """The other seat's reveal and "your turn" arrive together: both are heard, in order."""
-    before = len(speech.spoken_texts)
-    speech.say(Message("Hearts on spades.", Priority.NORMAL, cue="miss"))
-    speech.say(Message("Your turn.", Priority.URGENT, cue="your turn"))
-    assert speech.wait_until_done(timeout=10)
-    assert speech.spoken_texts[before:] == ["Hearts on spades.", "Your turn."]
-    assert [name for name, _ in speech.cues_played[-2:]] == ["miss", "your turn"]
