@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
+import threading
 from pathlib import Path
 
 import pytest
@@ -58,3 +61,76 @@ def test_a_killed_guest_is_played_by_the_computer_then_takes_its_seat_back_and_h
     missed_at = next(i for i, line in enumerate(back.lines) if line.startswith("While you were away"))
     assert not any(line.startswith("New game of Rang Milanti") for line in back.lines[:missed_at + 6])
     assert back.lines[-1] == "The host ended the table. Goodbye."
+
+
+class CuttableProxy:
+    """A loopback TCP proxy on a thread of its own whose connections can all be cut at once."""
+
+    def __init__(self, target_port: int) -> None:
+        self.target_port = target_port
+        self.port = 0
+        self.loop = asyncio.new_event_loop()
+        self.writers: list[asyncio.StreamWriter] = []
+        ready = threading.Event()
+        threading.Thread(target=self._run, args=(ready,), daemon=True).start()
+        ready.wait(10)
+
+    def _run(self, ready: threading.Event) -> None:
+        async def pipe(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+            with contextlib.suppress(ConnectionError, OSError):
+                while data := await reader.read(65536):
+                    writer.write(data)
+                    await writer.drain()
+            writer.close()
+
+        async def client(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+            up_reader, up_writer = await asyncio.open_connection("127.0.0.1", self.target_port)
+            self.writers += [writer, up_writer]
+            await asyncio.gather(pipe(reader, up_writer), pipe(up_reader, writer))
+
+        async def start() -> None:
+            server = await asyncio.start_server(client, "127.0.0.1", 0)
+            self.port = server.sockets[0].getsockname()[1]
+            ready.set()
+
+        self.loop.run_until_complete(start())
+        self.loop.run_forever()
+
+    def cut(self) -> None:
+        """Every connection through the proxy ends at once, as when a network drops."""
+        def close_all() -> None:
+            for writer in self.writers:
+                writer.transport.abort()
+            self.writers.clear()
+        self.loop.call_soon_threadsafe(close_all)
+
+
+def test_a_dropped_connection_is_taken_up_again_by_join_itself_with_the_seat_token(tmp_path: Path) -> None:
+    host, port = start_host(tmp_path, 2, "--grace", "30", seed=13)
+    proxy = CuttableProxy(port)
+    guest = start_guest(tmp_path, proxy.port, "cy", None)
+    guest.write("auto-reveal on\n")
+    try:
+        host.wait_for(joined(1), "the guest joined")
+        host.write("start\n")
+        host.wait_line(r"^Your turn")
+        host.write("turn\n")
+        guest.wait_line(r"^You turned")
+        proxy.cut()
+        host.wait_line(r"Guest 1 \(cy\) lost the connection")
+        guest.wait_line(r"Lost the connection to the host: trying again\.")
+        host.wait_line(r"Guest 1 \(cy\) is back at the table\.")
+        guest.wait_for(lambda lines: sum(line.startswith("Joined: you are guest 1") for line in lines) == 2,
+                       "joined again")
+        # Auto-reveal is off again after a reconnect, as after a reload: the guest says it again.
+        guest.write("auto-reveal on\n", close=True)
+        host.wait_for(lambda lines: sum("Auto-reveal on for guest 1" in line for line in lines) == 2,
+                      "auto-reveal on again")
+        host.write("auto-reveal on\n", close=True)
+        assert host.finish() == 0, host.stderr()
+        assert guest.finish() == 0, (guest.lines[-5:], guest.stderr())
+    finally:
+        host.kill()
+        guest.kill()
+    # Its own log has every event once: what it missed while away was written when it came back.
+    assert (tmp_path / "cy.jsonl").read_bytes() == (tmp_path / "host.jsonl").read_bytes()
