@@ -181,9 +181,9 @@ def _personal(item: dict[str, Any]) -> Any:
 
 def rules(head_accept: float, head_ask: float) -> dict[str, Rule]:
     base = Rule(accept=head_accept, ask=head_ask)
-    return {"released": replace(base, use_head=False), "head alone": replace(base, grammar_veto=False,
-                                                                            grammar_rescue=False),
-            "head + veto": replace(base, grammar_rescue=False), "head + veto + rescue": base}
+    return {"released": replace(base, use_head=False),
+            "head alone": replace(base, grammar_veto=False, grammar_rescue=False, grammar_trust=False),
+            "head + veto + rescue": replace(base, grammar_trust=False), "live rule (+ trust)": base}
 
 
 def _decode(item: dict[str, Any]) -> dict[str, Any]:
@@ -198,7 +198,7 @@ def _decode(item: dict[str, Any]) -> dict[str, Any]:
         result = summarize(answers)
         row[name] = {"command": result.command, "unsure": result.unsure, "reason": result.reason}
     if item["kind"] == "test":
-        base = rules(recognizer.head.accept, recognizer.head.ask)["head + veto + rescue"]
+        base = rules(recognizer.head.accept, recognizer.head.ask)["live rule (+ trust)"]
         result = summarize([decide(h, s, None, base, m) for h, s, m in said])
         row["personal"] = {"command": result.command, "unsure": result.unsure, "reason": result.reason}
     row["ms"] = max((h.ms for h, _, _ in said), default=0.0)
@@ -280,7 +280,7 @@ def score(args: argparse.Namespace) -> int:
     out = OUT / f"scores-{args.set}{'-enrolled' if args.only_enrolled else ''}.jsonl"
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
-    columns = ["released", "head alone", "head + veto", "head + veto + rescue"]
+    columns = ["released", "head alone", "head + veto + rescue", "live rule (+ trust)"]
     if any(r["kind"] == "test" for r in rows):
         columns.append("personal")
     print("\n".join(table(rows, columns)))

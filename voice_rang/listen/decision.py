@@ -40,8 +40,17 @@ class Rule:
     grammar_rescue: bool = True
     """When the head only leans to a command (``ask`` or more) and the grammar decoders are sure
     of the same one, act on it."""
+    grammar_trust: bool = True
+    """When the grammar decoders are sure of a command, act on it unless the head leans to a
+    different command (then ask) or is sure it is not a command (then ask): the head vetoes, it
+    does not have to agree. Without this, a clear command the head was merely unsure of was
+    dropped in silence (flite's slt: 100 % of clean commands right through the release, 80 %)."""
     noisy_db: float = 6.0
     """Below this SNR an unsure answer is said as "too noisy": the player learns why."""
+    personal_min_snr_db: float = 15.0
+    """Below this SNR the player's takes (recorded in quiet) only confirm the head's own lean
+    (``ask`` or more) and never decide alone: on the held-out enrolled voices at 10 dB, letting
+    them decide made 6.8 % of commands the wrong one."""
     use_head: bool = True
     """``False``: the grammar decoders alone (the release before the head, for comparison)."""
 
@@ -73,7 +82,8 @@ def decide(grammar: Recognition, scores: HeadScores | None, allowed: frozenset[s
                        confidence=confidence, personal=own)
 
     if personal is not None and personal.command is not None and (
-            allowed is None or personal.command in allowed):
+            allowed is None or personal.command in allowed) and (
+            grammar.snr_db >= rule.personal_min_snr_db or (command == personal.command and p >= rule.ask)):
         if command == personal.command or p < rule.accept:
             return answer(personal.command, False, "command", own=True)
         return replace(answer(None, True, "doubt"), guess=personal.command)
@@ -82,6 +92,12 @@ def decide(grammar: Recognition, scores: HeadScores | None, allowed: frozenset[s
         if rule.grammar_veto and grammar_sure is not None and grammar_sure != command:
             return answer(None, True, "doubt")
         return answer(command, False, "command")
+    if rule.grammar_trust and grammar_sure is not None and (allowed is None or grammar_sure in allowed):
+        if command not in (None, grammar_sure) and p >= rule.ask:
+            return answer(None, True, "doubt")
+        if scores.of("") >= rule.accept:
+            return replace(answer(None, True, "doubt", confidence=scores.of(grammar_sure)), guess=grammar_sure)
+        return answer(grammar_sure, False, "command", confidence=scores.of(grammar_sure))
     if command is not None and p >= rule.ask:
         if rule.grammar_rescue and grammar_sure == command:
             return answer(command, False, "command")
