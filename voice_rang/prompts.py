@@ -165,9 +165,33 @@ def _fields(template: str) -> set[str]:
             if name is not None}
 
 
-def _problems(reference: Any, value: Any, where: str) -> list[str]:
+SEAT_FIELDS = frozenset({"who", "Who", "whose", "Whose"})
+"""Placeholders the narrator fills in for every message about a seat: a language may name the
+seat where English does not (a possessive, say)."""
+
+
+SHARED_FIELD_SECTIONS = frozenset({"reveal"})
+"""Sections whose templates all get the same fields from the narrator (a reveal's card, the card
+under it, both suits, ...), so a translation may use any of them."""
+
+
+def _section_fields(section: Any) -> set[str]:
+    """Every placeholder the reference uses anywhere in one section."""
+    if isinstance(section, dict):
+        return set().union(*(_section_fields(inner) for inner in section.values()))
+    if isinstance(section, list):
+        return set().union(*(_fields(str(item)) for item in section))
+    return _fields(str(section))
+
+
+def _problems(reference: Any, value: Any, where: str, allowed: frozenset[str] = frozenset()) -> list[str]:
     """Where ``value`` lacks a message of ``reference``, has the wrong shape, or uses a
     placeholder the game never fills in (each would fail in the middle of a game)."""
+    if not where and isinstance(reference, dict) and isinstance(value, dict):
+        return [problem for key, section in reference.items()
+                for problem in ([key] if key not in value else _problems(
+                    section, value[key], key, SEAT_FIELDS | (
+                    _section_fields(section) if key in SHARED_FIELD_SECTIONS else set())))]
     if isinstance(reference, dict) and not {"you", "other"} >= set(reference):
         if not isinstance(value, dict):
             return [where]
@@ -176,14 +200,14 @@ def _problems(reference: Any, value: Any, where: str) -> list[str]:
             if key not in value:
                 found.append(f"{where}.{key}".lstrip("."))
             else:
-                found += _problems(inner, value[key], f"{where}.{key}".lstrip("."))
+                found += _problems(inner, value[key], f"{where}.{key}".lstrip("."), allowed)
         return found
     if isinstance(reference, list):
         ok = isinstance(value, list) and len(value) == len(reference) and all(
             isinstance(item, str) for item in value)
         return [] if ok else [where]
     variants = value if isinstance(value, dict) else {"": value}
-    known: set[str] = set()
+    known: set[str] = set(allowed)
     for template in (reference.values() if isinstance(reference, dict) else [reference]):
         known |= _fields(str(template))
     if isinstance(value, dict) and not {"you", "other"} <= set(value):
