@@ -90,14 +90,16 @@ class CommandSet:
         return lookup.get(normalize(text))
 
     def spoken(self) -> dict[str, list[str]]:
-        """The phrases listened for: all but the typed-only ones.
+        """The phrases listened for: all but the typed-only ones. A command with no phrase left
+        (typed or keyed only, such as ``sounds on``) is not listened for at all.
 
         >>> spoken = CommandSet.load("en").spoken()
-        >>> "exit" in spoken["quit"], "quit" in spoken["quit"]
-        (False, True)
+        >>> "exit" in spoken["quit"], "quit" in spoken["quit"], "sounds on" in spoken
+        (False, True, False)
         """
-        return {command: [p for p in phrases if p not in self.typed_only]
-                for command, phrases in self.phrases.items()}
+        listened = {command: [p for p in phrases if p not in self.typed_only]
+                    for command, phrases in self.phrases.items()}
+        return {command: phrases for command, phrases in listened.items() if phrases}
 
     def suggestion(self, command: str) -> str:
         """The phrase to suggest for a command (its first)."""
