@@ -114,3 +114,14 @@ def test_doctor_says_whether_a_bengali_voice_is_installed() -> None:
     assert any(line.startswith(("Bengali voice installed: ", "No Bengali voice installed"))
                for line in result.stdout.splitlines()), result.stdout
     assert "Traceback" not in result.stderr
+
+
+def test_a_bengali_join_line_keeps_the_address_typeable_and_a_code_typed_in_bengali_digits_is_accepted() -> None:
+    from voice_rang.net.server import plain_code
+
+    narrator = Narrator.load("bn", seats=3, listener=0, verbosity="normal", cap=5000,
+                             kinds=["person", "computer", "computer"])
+    line = narrator.say("net", "join_at", address="http://192.168.1.20:8765", code="4 7 1 9").text
+    assert "http://192.168.1.20:8765" in line
+    assert "৪ ৭ ১ ৯" in line
+    assert plain_code("৪ ৭ ১ ৯") == plain_code("4719") == "4719"

@@ -29,6 +29,11 @@ from ..prompts import Prompts, load_prompts
 
 __all__ = ["NUMBER_EVERY", "VERBOSITIES", "Narrator", "SeatView", "Verbosity"]
 
+VERBATIM_FIELDS = frozenset({"address", "path", "file", "directory"})
+"""Fields that are typed back or copied (a web address, a file name): kept exactly as they are,
+never put into a language's own digits."""
+_VERBATIM_START, _VERBATIM_END = "\x02", "\x03"
+
 Verbosity = Literal["brief", "normal", "full"]
 VERBOSITIES: tuple[Verbosity, ...] = ("brief", "normal", "full")
 NUMBER_EVERY = 50
@@ -142,6 +147,8 @@ class Narrator:
         **extra: Any,
     ) -> Message:
         """Any message of the prompts file, filled in; answers to commands are urgent by default."""
+        extra = {name: f"{_VERBATIM_START}{value}{_VERBATIM_END}" if name in VERBATIM_FIELDS else value
+                 for name, value in extra.items()}
         text = self._template(section, key, seat).format(**self._fields(seat, **extra))
         cue = _ANSWER_CUES.get((section, key), "") if self.sounds else ""
         return Message(self._finish(text), priority, kind, cue)
@@ -150,9 +157,13 @@ class Narrator:
         """A sentence as said: capital first letter, digits in the language's own
         (``[messages.words] digits``, ten characters, when the language has them)."""
         digits = self._words.get("digits")
+        parts = text.split(_VERBATIM_START)
         if digits:
-            text = text.translate(str.maketrans("0123456789", str(digits)))
-        return _capital(text)
+            native = str.maketrans("0123456789", str(digits))
+            parts = [parts[0].translate(native)] + [
+                kept + rest.translate(native)
+                for kept, _, rest in (part.partition(_VERBATIM_END) for part in parts[1:])]
+        return _capital("".join(parts).replace(_VERBATIM_END, ""))
 
     def number_due(self, n: int) -> bool:
         """Whether the reveal sentence for reveal ``n`` ends with "Reveal n of 5,000": always

@@ -54,6 +54,16 @@ from .view import GuestView
 __all__ = ["HostServer", "Limits", "SeatHooks"]
 
 
+def plain_code(typed: str) -> str:
+    """A join code as typed, in ASCII digits: the host may say it in its language's own digits
+    (Bengali ৪ ৭ ১ ৯) and a guest may type it so, or with spaces as it was said.
+
+    >>> plain_code("৪ ৭ ১ ৯"), plain_code(" 4719 ")
+    ('4719', '4719')
+    """
+    return "".join(str(int(ch)) if ch.isdecimal() else ch for ch in typed if not ch.isspace())
+
+
 @dataclass
 class SeatHooks:
     """What the server asks of the table's side: each runs on the table's thread."""
@@ -351,7 +361,7 @@ class HostServer:
         if waiting:
             await self._problem(socket, "wait", seconds=waiting)
             return None
-        if hello.code is None or not secrets.compare_digest(hello.code.encode(), self.code.encode()):
+        if hello.code is None or not secrets.compare_digest(plain_code(hello.code).encode(), self.code.encode()):
             self._wrong.failed(address)
             await self._problem(socket, "wrong_code")
             return None
