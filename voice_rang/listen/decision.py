@@ -39,7 +39,8 @@ class Rule:
     """When the grammar decoders are sure of a *different* command, ask instead of acting."""
     grammar_rescue: bool = True
     """When the head only leans to a command (``ask`` or more) and the grammar decoders are sure
-    of the same one, act on it."""
+    of the same one, or lean to it themselves (``unsure``, ``poor match``), act on it: two
+    models naming the same command is what a question would have confirmed."""
     grammar_trust: bool = True
     """When the grammar decoders are sure of a command, act on it unless the head leans to a
     different command (then ask) or is sure it is not a command (then ask): the head vetoes, it
@@ -99,7 +100,8 @@ def decide(grammar: Recognition, scores: HeadScores | None, allowed: frozenset[s
             return replace(answer(None, True, "doubt", confidence=scores.of(grammar_sure)), guess=grammar_sure)
         return answer(grammar_sure, False, "command", confidence=scores.of(grammar_sure))
     if command is not None and p >= rule.ask:
-        if rule.grammar_rescue and grammar_sure == command:
+        grammar_leans = grammar.guess == command and grammar.reason in ("unsure", "poor match")
+        if rule.grammar_rescue and (grammar_sure == command or grammar_leans):
             return answer(command, False, "command")
         return answer(None, True, "too noisy" if grammar.snr_db < rule.noisy_db else "unsure")
     if anything is not None and allowed is not None and anything not in allowed and p_any >= rule.accept:
