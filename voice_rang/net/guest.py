@@ -15,6 +15,7 @@ from typing import Any
 from ..engine import Event
 from ..messages import Message, Priority
 from ..narration import VERBOSITIES
+from ..table.history import step_history
 from ..table.loop import BARGE_IN, INPUT_ENDED, SPEECH_ENDED, Guess, TableOutputs
 from .client import Connected, ConnectionLost
 from .protocol import (
@@ -266,17 +267,6 @@ class GuestSession:
                       remember=False)
 
     def _step_history(self, step: int) -> None:
-        if not self.history:
-            self._answer("answer", "nothing_to_repeat")
-            return
-        last = len(self.history) - 1
-        target = (last if self._cursor is None else self._cursor) + step
-        if target < 0:
-            self._say(self.narrator.say("answer", "history_start"), remember=False)
-            target = 0
-        elif target > last:
-            self._say(self.narrator.say("answer", "history_end"), remember=False)
-            target = last
-        self._cursor = target
-        self._say(self.narrator.say("answer", "history_item", index=target + 1, total=last + 1,
-                                    text=self.history[target].text), remember=False)
+        self._cursor, words = step_history(self.narrator, self.history, self._cursor, step)
+        for message in words:
+            self._say(message, remember=False)

@@ -17,6 +17,7 @@ from typing import Any, Literal, Protocol
 from ..engine import Event, Game
 from ..messages import Message, Priority
 from ..narration import VERBOSITIES, Narrator, SeatView
+from .history import step_history
 
 __all__ = ["EventLog", "Outputs", "SeatKind", "Table"]
 
@@ -474,24 +475,9 @@ class Table:
         self._say(self.narrator.say("help", "keys"), remember=False)
 
     def _step_history(self, step: int) -> None:
-        if not self.history:
-            self._answer("answer", "nothing_to_repeat")
-            return
-        last = len(self.history) - 1
-        target = (last if self._cursor is None else self._cursor) + step
-        if target < 0:
-            self._say(self.narrator.say("answer", "history_start"), remember=False)
-            target = 0
-        elif target > last:
-            self._say(self.narrator.say("answer", "history_end"), remember=False)
-            target = last
-        self._cursor = target
-        item = self.history[target]
-        self._say(
-            self.narrator.say("answer", "history_item", index=target + 1, total=last + 1,
-                              text=item.text),
-            remember=False,
-        )
+        self._cursor, words = step_history(self.narrator, self.history, self._cursor, step)
+        for message in words:
+            self._say(message, remember=False)
 
     def _quit(self) -> None:
         self._confirming_quit = True
