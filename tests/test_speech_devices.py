@@ -141,3 +141,49 @@ def test_speaker_and_microphone_share_one_portaudio_started_once(audio_server: o
     assert starts == "1"  # one start for the process, whoever opens what
     assert int(opens) >= 3 and opens == closes and still_open == "0", result.stdout
     assert ended == "True"  # ended once, when nothing was left open
+
+
+def _speaker_options() -> dict[str, object]:
+    import pyaudio
+
+    from voice_rang.speech.devices import list_devices
+
+    device = find_output_device(list_devices(), None)
+    return {"format": pyaudio.paInt16, "channels": 1, "rate": 22050, "output": True,
+            "output_device_index": device.index, "frames_per_buffer": 256}
+
+
+@pytest.mark.audio
+def test_trial_open_in_a_child_says_ok_for_a_live_server_and_not_yet_for_one_gone(
+    audio_server: object,
+) -> None:
+    """A reopen is risked in a child first: PortAudio 19.6 aborts the process (issue #278) when
+    an ALSA open meets a sound server that is going away."""
+    from audio_server import start_audio_server
+
+    from voice_rang.speech.devices import probe_open
+
+    options = _speaker_options()
+    assert probe_open(options)
+    gone = start_audio_server()
+    gone.stop()
+    assert not probe_open(options, env={**os.environ, **gone.env})
+    assert not probe_open(options, env=no_server_env())
+
+
+@pytest.mark.audio
+def test_trial_open_in_a_child_on_a_frozen_server_says_not_yet_within_its_time(
+    audio_server: object,
+) -> None:
+    from audio_server import start_audio_server
+
+    from voice_rang.speech.devices import probe_open
+
+    options = _speaker_options()
+    frozen = start_audio_server()
+    frozen.freeze()  # PortAudio's start there hangs instead of failing
+    try:
+        assert not probe_open(options, timeout=2.0, env={**os.environ, **frozen.env})
+    finally:
+        frozen.thaw()
+        frozen.stop()

@@ -24,6 +24,7 @@ import math
 import threading
 import time
 from collections.abc import Callable, Iterator
+from functools import partial
 from typing import Any
 
 from ..commands import CommandSet
@@ -33,6 +34,7 @@ from ..speech.devices import (
     close_without_waiting,
     open_stream,
     portaudio,
+    reopen_stream,
 )
 from .endpoint import Endpointer
 from .recognizer import MIN_GAP_MS, SAMPLE_RATE, Recognition, Recognizer
@@ -329,15 +331,16 @@ class VoiceListener:
 
     def _reopen(self) -> bool:
         """Close the failed stream and open the same microphone again through the process's one
-        PortAudio (the open waits for the close), for up to :data:`REOPEN_FOR_S`; False if it
-        would not open (or listening was stopped)."""
+        PortAudio (the open waits for the close), once a child process has opened it
+        (:func:`reopen_stream`), for up to :data:`REOPEN_FOR_S`; False if it would not open (or
+        listening was stopped)."""
         import pyaudio
 
         self._close()
         deadline = time.monotonic() + REOPEN_FOR_S
         while not self._stop.is_set():
             try:
-                stream = _open_stream(pyaudio, self.mic)
+                stream = _open_stream(pyaudio, self.mic, deadline=deadline)
             except MicrophoneUnavailable:
                 if time.monotonic() >= deadline:
                     return False
@@ -364,11 +367,13 @@ def _open_microphone(pyaudio: Any, mic: str | int | None) -> Any:
     return _open_stream(pyaudio, mic)
 
 
-def _open_stream(pyaudio: Any, mic: str | int | None) -> Any:
-    """A 16 kHz mono input stream on ``mic``; :class:`MicrophoneUnavailable` if it won't open."""
+def _open_stream(pyaudio: Any, mic: str | int | None, *, deadline: float | None = None) -> Any:
+    """A 16 kHz mono input stream on ``mic``; :class:`MicrophoneUnavailable` if it won't open.
+    With a ``deadline`` it is a reopen after a failure, tried in a child first (:func:`reopen_stream`)."""
     try:
         index = find_microphone(portaudio(), mic)
-        return open_stream(format=pyaudio.paInt16, channels=1, rate=SAMPLE_RATE, input=True,
+        opener: Callable[..., Any] = open_stream if deadline is None else partial(reopen_stream, deadline=deadline)
+        return opener(format=pyaudio.paInt16, channels=1, rate=SAMPLE_RATE, input=True,
                            input_device_index=index,
                            frames_per_buffer=SAMPLE_RATE * FRAME_MS // 1000)
     except SoundSystemNotAnswering as error:

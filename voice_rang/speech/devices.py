@@ -20,9 +20,12 @@ from __future__ import annotations
 import atexit
 import ctypes
 import ctypes.util
+import json
 import os
+import subprocess
 import sys
 import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
@@ -43,7 +46,9 @@ __all__ = [
     "open_stream",
     "portaudio",
     "portaudio_counts",
+    "probe_open",
     "quiet_pyaudio",
+    "reopen_stream",
     "silence_alsa_errors",
     "sound_system_stuck",
 ]
@@ -255,6 +260,54 @@ def open_stream(**options: Any) -> Any:
         return stream
     finally:
         _life_lock.release()
+
+
+PROBE_TIMEOUT_S = 4.0
+"""How long a trial open in a child process may take before the sound system is taken to be not
+back yet (a start there takes a quarter of a second; a hog on every core makes it a few)."""
+
+_PROBE = (
+    "import json, sys, pyaudio\n"
+    "pa = pyaudio.PyAudio()\n"
+    "pa.open(**json.loads(sys.argv[1])).close()\n"
+    "pa.terminate()\n"
+)
+
+
+def probe_open(options: dict[str, Any], *, timeout: float = PROBE_TIMEOUT_S,
+               env: dict[str, str] | None = None) -> bool:
+    """Whether a stream with these :func:`open_stream` options opens (and closes) in a child
+    process, within ``timeout``; a child that fails, aborts or hangs means "not yet".
+
+    Why a child: PortAudio 19.6 (Debian 12's) asserts, and so aborts the whole process, instead
+    of failing when an ALSA open through the pulse plugin meets a sound server that is going
+    away or not yet up (PortAudio issue #278). That is what a reopen after a lost device meets,
+    so :func:`reopen_stream` risks the child first. The first open at start does not: no server
+    is restarting then, and the game must start fast.
+    """
+    try:
+        child = subprocess.run(
+            [sys.executable, "-c", _PROBE, json.dumps(options)], env=env,
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            timeout=timeout, check=False,
+        )
+    except (subprocess.TimeoutExpired, OSError):
+        return False
+    return child.returncode == 0
+
+
+def reopen_stream(*, deadline: float | None = None, **options: Any) -> Any:
+    """:func:`open_stream` after a device or its server was lost, once :func:`probe_open` has
+    opened the same stream in a child process: the open that could abort the process then meets
+    a server that has just answered. Raises ``OSError`` when the child could not open it (try
+    again in a moment), else what :func:`open_stream` raises. ``deadline`` (monotonic) caps the
+    child's time to what is left of the caller's budget, and a second at least."""
+    timeout = PROBE_TIMEOUT_S
+    if deadline is not None:
+        timeout = min(timeout, max(deadline - time.monotonic(), 1.0))
+    if not probe_open(options, timeout=timeout):
+        raise OSError("the sound system is not back yet")
+    return open_stream(**options)
 
 
 def close_stream(stream: Any, *, stop: bool = False) -> None:

@@ -40,6 +40,7 @@ from .devices import (
     list_devices,
     open_stream,
     portaudio,
+    reopen_stream,
 )
 
 __all__ = ["STALL_SECONDS", "PlaybackError", "Player", "PlayerUnavailable"]
@@ -116,6 +117,9 @@ class _Resampler:
 class Player:
     """One open output stream and the arithmetic of what is still queued in it."""
 
+    stream_rate: int
+    """The rate the open stream runs at (a reopen tries this one)."""
+
     def __init__(
         self, sample_rate: int, device: str | int | None = None, *,
         stall_seconds: float = STALL_SECONDS,
@@ -141,17 +145,22 @@ class Player:
             raise PlayerUnavailable(str(error)) from error
         self._open(sample_rate)
 
-    def _open(self, sample_rate: int) -> None:
+    def _open(self, sample_rate: int, *, again: bool = False) -> None:
+        """Open the stream at ``sample_rate``, else at the device's own rate. ``again`` (after a
+        failure) tries only the rate that worked, through :func:`reopen_stream`."""
         import pyaudio
 
         rates = [sample_rate]
         device_rate = int(self.device.default_sample_rate)
-        if device_rate and device_rate != sample_rate:
+        if again:
+            rates = [self.stream_rate]
+        elif device_rate and device_rate != sample_rate:
             rates.append(device_rate)
+        opener: Callable[..., Any] = reopen_stream if again else open_stream
         last_error: Exception | None = None
         for rate in rates:
             try:
-                stream = open_stream(
+                stream = opener(
                     format=pyaudio.paInt16,
                     channels=1,
                     rate=rate,
@@ -291,13 +300,14 @@ class Player:
 
     def reopen(self) -> None:
         """Close the stream and open a new one on the same device, through the process's one
-        PortAudio; the open waits for the close (they are never run at once).
+        PortAudio, once a child process has opened it (:func:`reopen_stream`); the open waits
+        for the close (they are never run at once).
 
         Raises :class:`PlayerUnavailable` if the device will not open.
         """
         self.close()
         with self._lock:
-            self._open(self.source_rate)
+            self._open(self.source_rate, again=True)
 
     def close(self) -> None:
         """Close the stream (PortAudio stays, for the microphone and the next stream); never
