@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from cue_finder import RATE, cue_template, ncc
 
-from voice_rang.engine import DECK, Card, Game, GameOver, Revealed
+from voice_rang.engine import DECK, Card, Game, GameOver, Reshuffled, Revealed
 from voice_rang.narration import Narrator
 from voice_rang.speech.cues import CUE_NAMES, cue_pcm, duration, is_cue
 
@@ -89,17 +89,35 @@ def stacked(*first: str) -> Game:
     return Game(2, Random(0), deck=top + [card for card in DECK if card not in top])
 
 
-def test_with_sounds_a_brief_miss_is_its_cue_and_the_two_suits() -> None:
+def test_with_sounds_a_brief_miss_onto_the_card_just_announced_is_its_cue_and_the_new_suit() -> None:
     game = stacked("KH", "KS", "2S")
     narrator = Narrator.load("en", seats=2, verbosity="brief", sounds=True)
     first = narrator.event(game.reveal()[0])[0]
     assert first.text == "You: the king of hearts, new pile. Reveal 1 of 5,000." and first.cue == ""
     miss = narrator.event(game.reveal()[0])[0]
-    assert (miss.text, miss.cue) == ("Spades on hearts.", "miss")
+    assert (miss.text, miss.cue) == ("Spades.", "miss")
     events = game.reveal()
     match = narrator.event(events[0])[0]
     assert match.cue == "capture you 3"
     assert match.text == "You: the two of spades on the king of spades, match, you take 3."
+
+
+def test_with_sounds_a_brief_miss_names_both_suits_when_something_else_was_said_in_between() -> None:
+    game = stacked("KH", "KS", "2D")
+    narrator = Narrator.load("en", seats=2, verbosity="brief", sounds=True)
+    narrator.event(game.reveal()[0])
+    narrator.say("answer", "stopped")
+    miss = narrator.event(game.reveal()[0])[0]
+    assert (miss.text, miss.cue) == ("Spades on hearts.", "miss")
+    assert narrator.event(game.reveal()[0])[0].text == "Diamonds."
+
+
+def test_with_sounds_a_brief_miss_names_both_suits_after_a_reshuffle() -> None:
+    game = stacked("KH", "KS")
+    narrator = Narrator.load("en", seats=2, verbosity="brief", sounds=True)
+    narrator.event(game.reveal()[0])
+    narrator.event(Reshuffled(seat=1, cards=4))
+    assert narrator.event(game.reveal()[0])[0].text == "Spades on hearts."
 
 
 def test_without_sounds_the_narration_is_as_before() -> None:

@@ -74,6 +74,9 @@ class Narrator:
     sounds: bool = False
     """Sound cues on: messages carry a ``cue``, a miss at brief verbosity is a few words after its
     sound, and the reveal number is said only now and then (:meth:`number_due`)."""
+    _last_card: Card | None = field(default=None, init=False, repr=False, compare=False)
+    """The card of the reveal this narrator spoke of last, while nothing else was said since:
+    a brief miss onto that very card need only name the new suit (:meth:`_revealed`)."""
 
     @classmethod
     def load(cls, language: str = "en", **options: Any) -> Narrator:
@@ -147,6 +150,7 @@ class Narrator:
         **extra: Any,
     ) -> Message:
         """Any message of the prompts file, filled in; answers to commands are urgent by default."""
+        self._last_card = None
         extra = {name: f"{_VERBATIM_START}{value}{_VERBATIM_END}" if name in VERBATIM_FIELDS else value
                  for name, value in extra.items()}
         text = self._template(section, key, seat).format(**self._fields(seat, **extra))
@@ -212,9 +216,14 @@ class Narrator:
             pile=event.pile,
         )
         if number:
-            text = self._template("reveal", f"{kind}.{level}", event.seat).format(**fields)
+            key = f"{kind}.{level}"
+        elif kind == "miss" and level == "brief" and event.under == self._last_card:
+            # The card underneath was the last thing said, so the listener has just heard it.
+            key = "sounds.miss.chained"
         else:
-            text = self._template("reveal", f"sounds.{kind}.{level}", event.seat).format(**fields)
+            key = f"sounds.{kind}.{level}"
+        text = self._template("reveal", key, event.seat).format(**fields)
+        self._last_card = event.card
         cue = ""
         if self.sounds:
             yours = event.seat == self.listener
