@@ -7,6 +7,7 @@ import subprocess
 from pathlib import Path
 from random import Random
 
+import pexpect
 from rules_checker import check_file
 from test_play import TEXT_ENV, VOICE_RANG
 
@@ -125,3 +126,28 @@ def test_a_bengali_join_line_keeps_the_address_typeable_and_a_code_typed_in_beng
     assert "http://192.168.1.20:8765" in line
     assert "৪ ৭ ১ ৯" in line
     assert plain_code("৪ ৭ ১ ৯") == plain_code("4719") == "4719"
+
+
+def test_a_bengali_game_is_played_by_keys_in_a_real_terminal(tmp_path: Path) -> None:
+    bn = load_prompts("bn").messages
+    log = tmp_path / "keys.jsonl"
+    child = pexpect.spawn(VOICE_RANG, ["play", "--text", "--lang", "bn", "--no-listen", "--beat", "0",
+                                       "--seed", "21", "--log", str(log)],
+                          env=TEXT_ENV, encoding="utf-8", timeout=30, dimensions=(40, 200))
+    try:
+        child.expect_exact(bn["prompt"]["your_turn"])
+        child.send(" ")
+        child.expect_exact("৫,০০০-এর মধ্যে ১ নম্বর চাল।")
+        child.send("a")
+        child.expect_exact(bn["answer"]["auto_on"]["you"])
+        child.expect_exact(bn["prompt"]["game_over_choices"], timeout=120)
+        child.send("q")
+        child.expect_exact(bn["answer"]["quit_confirm"])
+        child.send("y")
+        child.expect_exact(bn["answer"]["quit_yes"])
+        child.expect(pexpect.EOF)
+    finally:
+        child.close()
+    assert child.exitstatus == 0
+    report = check_file(log)
+    assert report.violations == [] and report.games == 1
