@@ -1,0 +1,124 @@
+"""The commands that answer the listener without touching the game: hear it again, the
+status, help, the history, speech rate, verbosity, sounds and stop.
+
+They are the table's (``Table`` inherits them) and are kept here so the table's own module is
+about whose turn it is and what a command does to the game. Each one only reads the game and
+says something, or changes how this device speaks.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ..messages import Message, Priority
+from ..narration import VERBOSITIES, Narrator, SeatView
+from .history import step_history
+
+if TYPE_CHECKING:
+    from ..engine import Game
+    from .table import Outputs, SeatKind
+
+__all__ = ["ListenerAnswers"]
+
+
+class ListenerAnswers:
+    """The listener's own commands, for :class:`voice_rang.table.Table`."""
+
+    narrator: Narrator
+    outputs: Outputs
+    game: Game | None
+    kinds: list[SeatKind]
+    auto: list[bool]
+    history: list[Message]
+    can_sound: bool
+    _cursor: int | None
+
+    # ----- shared with the table --------------------------------------------------------
+
+    @property
+    def over(self) -> bool:
+        return self.game is None or self.game.is_over
+
+    def _automatic(self, seat: int) -> bool:
+        return self.kinds[seat] == "computer" or self.auto[seat]
+
+    def _say(self, message: Message, remember: bool = True) -> None:
+        if remember:
+            self.history.append(message)
+            self._cursor = None
+        self.outputs.say(message)
+
+    def _answer(self, section: str, key: str, seat: int | None = None, **fields: Any) -> None:
+        self._say(self.narrator.say(section, key, seat, **fields))
+
+    # ----- the commands -------------------------------------------------------------------
+
+    def _repeat(self) -> None:
+        if not self.history:
+            self._answer("answer", "nothing_to_repeat")
+            return
+        self._say(self.history[-1], remember=False)
+
+    def _status(self) -> None:
+        game = self.game
+        assert game is not None
+        stacks, collected = game.stack_counts(), game.collected_counts()
+        views = [
+            SeatView(seat, stacks[seat], collected[seat], seat not in game.seats_in, self.auto[seat])
+            for seat in range(game.seats)
+        ]
+        turn = None if game.is_over else game.current_seat
+        for message in self.narrator.status(game.reveals, turn, views, game.pile_count,
+                                            game.top_card):
+            self._say(message, remember=False)
+
+    def _help(self) -> None:
+        if self.over:
+            key = "now_over"
+        elif self.game is not None and not self._automatic(self.game.current_seat) and (
+            self.kinds[self.game.current_seat] == "person"
+        ):
+            key = "now_turn"
+        else:
+            key = "now_waiting"
+        self._say(self.narrator.say("help", key), remember=False)
+        if self.narrator.prompts.messages["help"].get("voice_language"):
+            # what can be typed in the language when the voice hears another
+            self._say(self.narrator.say("help", "voice_language"), remember=False)
+        self._say(self.narrator.say("help", "keys"), remember=False)
+
+    def _step_history(self, step: int) -> None:
+        self._cursor, words = step_history(self.narrator, self.history, self._cursor, step)
+        for message in words:
+            self._say(message, remember=False)
+
+    def _rate(self, rate: int | None, key: str) -> None:
+        if rate is None:
+            self._answer("answer", "rate_text_only")
+        else:
+            self._answer("answer", key, rate=rate)
+
+    def _verbosity(self, level: str) -> None:
+        self.narrator.verbosity = level  # type: ignore[assignment]
+        self._answer("answer", "verbosity", level=level)
+
+    def _cycle_verbosity(self) -> None:
+        index = VERBOSITIES.index(self.narrator.verbosity)
+        self._verbosity(VERBOSITIES[(index + 1) % len(VERBOSITIES)])
+
+    def _set_sounds(self, on: bool | None) -> None:
+        wanted = (not self.narrator.sounds) if on is None else on
+        if wanted and not self.can_sound:
+            self._answer("answer", "sounds_no_output")
+        elif self.narrator.sounds == wanted:
+            self._answer("answer", "sounds_already_on" if wanted else "sounds_already_off")
+        else:
+            self.narrator.sounds = wanted
+            self._answer("answer", "sounds_on" if wanted else "sounds_off")
+
+    def _stop(self) -> None:
+        self.outputs.stop()
+        self._say(Message(self.narrator.say("answer", "stopped").text, Priority.CHATTY, "answer"),
+                  remember=False)
+
+
