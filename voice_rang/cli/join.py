@@ -15,7 +15,7 @@ from ..commands import CommandSet
 from ..narration import Narrator
 from ..net.client import AddressError, HostConnection, hello_for, parse_address
 from ..net.guest import GuestSession
-from ..net.protocol import Bye, Problem
+from ..net.protocol import Problem
 from ..net.tokens import forget_token, load_token, save_token
 from ..net.view import GuestView
 from ..table.loop import TableOutputs
@@ -65,9 +65,7 @@ def run(args: argparse.Namespace) -> int:
                 forget_token(key)  # an old table's seat: join this one with the code instead
                 inbox.put(_Rejoin())
                 return
-            if isinstance(item, Bye) and item.reason == "host_ended":
-                forget_token(key)
-            inbox.put(item)
+            inbox.put(item)  # a host that ended mid-game may resume it: the seat token is kept
 
         session = GuestSession(GuestView(narrator), outputs, send, inbox, log=log,
                                on_token=lambda new: save_token(key, new))

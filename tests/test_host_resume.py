@@ -1,0 +1,114 @@
+"""``voice-rang host --resume``: a host killed mid-game takes it up again where it stopped, at the
+same address, and its guest takes its own seat back. Real processes on loopback, beat 0."""
+
+from __future__ import annotations
+
+import re
+import time
+from pathlib import Path
+from random import Random
+
+import pytest
+from net_game import WAIT_S, Process, env_for, joined, start_guest, start_host
+from rules_checker import check_file
+
+from voice_rang.engine import Game
+from voice_rang.engine.log import encode_events
+from voice_rang.table.save import read_save
+
+pytestmark = pytest.mark.slow
+
+SEED, SEATS = 15, 3  # a three-seat game of 991 reveals: long enough to be killed in the middle
+
+
+def whole_game(seed: int, seats: int) -> bytes:
+    """The log of the same game played without a stop, from the engine itself."""
+    game = Game(seats, Random(seed))
+    events = [game.dealt]
+    while not game.is_over:
+        events += game.reveal()
+    return encode_events(events)
+
+
+def save_reveals(save: Path) -> int:
+    try:
+        return read_save(save).reveals
+    except Exception:  # not written yet, or being replaced this very moment
+        return -1
+
+
+def wait_until(condition: object, what: str) -> None:
+    end = time.monotonic() + WAIT_S
+    while not condition():  # type: ignore[operator]
+        assert time.monotonic() < end, f"never saw {what}"
+        time.sleep(0.005)
+
+
+def test_a_host_killed_mid_game_resumes_and_its_guest_takes_its_own_seat_back(tmp_path: Path) -> None:
+    host, port = start_host(tmp_path, SEATS, "--grace", "30", seed=SEED)
+    guest = start_guest(tmp_path, port, "ann", None)
+    guest.write("auto-reveal on\n")  # for its seat
+    save = tmp_path / "host-state" / "voice-rang" / "host.json"
+    processes = [host, guest]
+    try:
+        host.wait_for(joined(1), "the guest joined")
+        host.write("start\nauto-reveal on\n")  # every seat turns by itself: killed while it runs
+        wait_until(lambda: save_reveals(save) >= 150, "150 reveals saved")
+        host.kill()  # kill -9
+        at = read_save(save).reveals
+        assert 0 < at < 991
+        guest.wait_line(r"Lost the connection to the host: trying again\.")
+
+        # Only --resume (and the log): the seats, the cards and the address come from the save.
+        again = Process(["host", "--resume", "--text", "--no-listen", "--beat", "0",
+                         "--log", str(tmp_path / "host.jsonl")], env_for(tmp_path / "host-state"))
+        processes.append(again)
+        again.wait_line(rf"^Guests come back at http://127\.0\.0\.1:{port}, each to their own seat")
+        resumed = again.wait_line(r"^Resumed game 1 at reveal (\d+): ")
+        assert int(resumed.group(1)) == at
+        again.wait_line(r"^Guest 1 \(ann\) is back at the table\.")
+        guest.wait_for(lambda lines: sum(line.startswith("Joined: you are guest 1") for line in lines) == 2,
+                       "the guest in its own seat again")
+        # Auto-reveal is off again after a resume: each says it again.
+        guest.write("auto-reveal on\n", close=True)
+        again.wait_line(r"Auto-reveal on for guest 1")
+        again.write("auto-reveal on\n", close=True)
+        assert again.finish() == 0, again.stderr()
+        assert guest.finish() == 0, (guest.lines[-5:], guest.stderr())
+    finally:
+        for process in processes:
+            process.kill()
+
+    report = check_file(tmp_path / "host.jsonl")
+    assert report.ok, report.violations[:5]
+    assert report.games == 1
+    whole = whole_game(SEED, SEATS)
+    # No reveal lost, repeated or changed: on the host, and on the guest that stayed at the table.
+    assert (tmp_path / "host.jsonl").read_bytes() == whole
+    assert (tmp_path / "ann.jsonl").read_bytes() == whole
+    said = [int(m.group(1).replace(",", "")) for line in guest.lines
+            if (m := re.search(r"Reveal ([\d,]+) of 5,000\.$", line))]
+    assert len(said) == len(set(said)), "the guest heard a reveal twice"
+    assert not save.exists()  # a finished game leaves no save
+    assert guest.lines[-1] == "The host ended the table. Goodbye."
+
+
+def test_a_damaged_host_save_is_named_in_one_line_and_nothing_starts(tmp_path: Path) -> None:
+    state = tmp_path / "state"
+    save = state / "voice-rang" / "host.json"
+    save.parent.mkdir(parents=True)
+    save.write_bytes(b'{"version": 1, "checksum": "00", "game": {"seats": 3')
+    host = Process(["host", "--resume", "--text", "--no-listen", "--port", "0", "--bind", "127.0.0.1"],
+                   env_for(state))
+    assert host.finish() == 1
+    problem = host.stderr().strip().splitlines()
+    assert problem == [f"The saved hosted game in {save} is damaged (it is not a save file (not JSON)): "
+                       "nothing was loaded. Start a new table with voice-rang host."]
+    assert host.lines == []  # nothing was said: no table, no address
+    assert save.read_bytes().startswith(b'{"version": 1')  # left as it was, for a person to look at
+
+    save.unlink()
+    host = Process(["host", "--resume", "--text", "--no-listen"], env_for(state))
+    assert host.finish() == 1
+    assert host.stderr().strip().splitlines() == [
+        "There is no saved hosted game to resume: start a table with voice-rang host."]
