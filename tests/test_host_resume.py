@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 import time
+from dataclasses import replace
 from pathlib import Path
 from random import Random
 
@@ -14,7 +15,8 @@ from rules_checker import check_file
 
 from voice_rang.engine import Game
 from voice_rang.engine.log import encode_events
-from voice_rang.table.save import read_save
+from voice_rang.net.resume import host_record, read_host_save
+from voice_rang.table.save import SavedGame, SaveError, read_save, write_save
 
 pytestmark = pytest.mark.slow
 
@@ -112,3 +114,21 @@ def test_a_damaged_host_save_is_named_in_one_line_and_nothing_starts(tmp_path: P
     assert host.finish() == 1
     assert host.stderr().strip().splitlines() == [
         "There is no saved hosted game to resume: start a table with voice-rang host."]
+
+
+@pytest.mark.parametrize(("guests", "why"), [
+    ([("a" * 24, "ann")], "it has 3 seats and 2 places"),
+    ([("a" * 24, "ann"), ("a" * 24, "bo")], "two seats have the same token"),
+    ([("not a token!" * 2, "ann"), ("", "")], "a seat's token is not one this host gives"),
+])
+def test_a_host_save_whose_seats_do_not_fit_its_game_is_damaged_and_nothing_is_loaded(
+        tmp_path: Path, guests: list[tuple[str, str]], why: str) -> None:
+    saved = SavedGame.before_deal(Random(3), kinds=("person", "computer", "computer"))
+    path = tmp_path / "host.json"
+    write_save(path, replace(saved, table=host_record("127.0.0.1", 8765, "4719", guests)))
+    with pytest.raises(SaveError) as raised:
+        read_host_save(path)
+    assert (raised.value.problem, raised.value.detail) == ("damaged", why)
+    write_save(path, saved)  # a game of play's, with no guests' seats
+    with pytest.raises(SaveError, match="it is not a hosted game"):
+        read_host_save(path)
