@@ -29,17 +29,23 @@ def said_reveals(outputs: RecordingOutputs) -> list[int]:
             if (m := re.search(r"Reveal (\d+) of 5,000\.$", message.text))]
 
 
-def test_reveals_a_resumed_host_makes_again_are_heard_and_logged_once() -> None:
+def five_reveals_heard() -> tuple[GuestSession, RecordingOutputs, list[Event], Game, list[list[Event]]]:
+    """A guest at a two-seat table from the deal, having had 5 of the game's first 8 reveals."""
     game = Game(2, Random(4))
-    dealt = game.dealt
     reveals = [game.reveal() for _ in range(8)]
     logged: list[Event] = []
     outputs = RecordingOutputs()
     session = GuestSession(GuestView(Narrator.load("en", seats=2)), outputs, lambda _: True, queue.Queue(),
                            log=logged.extend)
-    session.take(welcome([dealt], game))
+    session.take(welcome([game.dealt], game))
     for events in reveals[:5]:
         session.take(Published(events=events))
+    return session, outputs, logged, game, reveals
+
+
+def test_reveals_a_resumed_host_makes_again_are_heard_and_logged_once() -> None:
+    session, outputs, logged, game, reveals = five_reveals_heard()
+    dealt = game.dealt
     session.take(ConnectionLost("the connection closed", final=False))
     # Taken up again at reveal 3: reveals 4 and 5 come again, then the game goes on.
     session.take(welcome([dealt] + [event for events in reveals[:3] for event in events], game))
@@ -53,16 +59,8 @@ def test_reveals_a_resumed_host_makes_again_are_heard_and_logged_once() -> None:
 
 
 def test_a_resumed_host_that_went_on_before_the_guest_came_back_says_only_what_was_missed() -> None:
-    game = Game(2, Random(4))
+    session, outputs, logged, game, reveals = five_reveals_heard()
     dealt = game.dealt
-    reveals = [game.reveal() for _ in range(8)]
-    logged: list[Event] = []
-    outputs = RecordingOutputs()
-    session = GuestSession(GuestView(Narrator.load("en", seats=2)), outputs, lambda _: True, queue.Queue(),
-                           log=logged.extend)
-    session.take(welcome([dealt], game))
-    for events in reveals[:5]:
-        session.take(Published(events=events))
     session.take(welcome([dealt] + [event for events in reveals[:7] for event in events], game))
     session.take(Published(events=reveals[7]))
 

@@ -43,10 +43,10 @@ from .protocol import (
     Welcome,
     encode,
 )
-from .seating import Refusal, Seat, SeatHooks, Seating
+from .seating import Refusal, Seat, SeatHooks, Seating, plain_code
 from .view import GuestView
 
-__all__ = ["HostServer", "Limits", "SeatHooks"]
+__all__ = ["HostServer", "Limits", "SeatHooks", "plain_code"]
 
 
 class HostServer:
