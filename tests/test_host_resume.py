@@ -95,6 +95,41 @@ def test_a_host_killed_mid_game_resumes_and_its_guest_takes_its_own_seat_back(tm
     assert guest.lines[-1] == "The host ended the table. Goodbye."
 
 
+def test_a_guest_whose_program_stopped_too_comes_back_to_its_seat_by_running_join_again(tmp_path: Path) -> None:
+    host, port = start_host(tmp_path, 2, "--grace", "30", seed=7)
+    guest = start_guest(tmp_path, port, "bo", None)
+    processes = [host, guest]
+    try:
+        host.wait_for(joined(1), "the guest joined")
+        host.write("start\n")
+        host.wait_line(r"^Your turn")
+        host.write("turn\n")
+        guest.wait_line(r"^Your turn")  # the game waits for the guest, and then both stop
+        host.kill()
+        guest.kill()
+        at = read_save(tmp_path / "host-state" / "voice-rang" / "host.json").reveals  # 1, or 0: killed before it saved
+        again = Process(["host", "--resume", "--text", "--no-listen", "--beat", "0", "--grace", "30",
+                         "--log", str(tmp_path / "host.jsonl")], env_for(tmp_path / "host-state"))
+        processes.append(again)
+        again.wait_line(rf"^Resumed game 1 at reveal {at}: ")
+        # No --code: the seat's token is in the guest's own state directory.
+        back = Process(["join", f"127.0.0.1:{port}", "--name", "bo", "--text", "--no-listen",
+                        "--log", str(tmp_path / "bo-again.jsonl")], env_for(tmp_path / "bo-state"),
+                       "auto-reveal on\n")
+        processes.append(back)
+        back.wait_line(r"^Joined: you are guest 1, at a table of 2 seats\.")
+        again.wait_line(r"^Guest 1 \(bo\) is back at the table\.")
+        again.write("auto-reveal on\n", close=True)
+        assert again.finish() == 0, again.stderr()
+        assert back.finish() == 0, (back.lines[-5:], back.stderr())
+    finally:
+        for process in processes:
+            process.kill()
+    whole = whole_game(7, 2)
+    assert (tmp_path / "host.jsonl").read_bytes() == whole
+    assert (tmp_path / "bo-again.jsonl").read_bytes() == whole  # a fresh log: the whole game
+
+
 def test_a_damaged_host_save_is_named_in_one_line_and_nothing_starts(tmp_path: Path) -> None:
     state = tmp_path / "state"
     save = state / "voice-rang" / "host.json"
