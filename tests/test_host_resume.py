@@ -32,6 +32,19 @@ def whole_game(seed: int, seats: int) -> bytes:
     return encode_events(events)
 
 
+def resume_host(tmp: Path, *extra: str) -> Process:
+    """``host --resume`` with only the device's options: seats, cards and address are the save's."""
+    return Process(["host", "--resume", "--text", "--no-listen", "--beat", "0",
+                    "--log", str(tmp / "host.jsonl"), *extra], env_for(tmp / "host-state"))
+
+
+def play_to_the_end(host: Process, guest: Process) -> None:
+    """The host's seat on auto-reveal and its input closed: the game plays out, both exit 0."""
+    host.write("auto-reveal on\n", close=True)
+    assert host.finish() == 0, host.stderr()
+    assert guest.finish() == 0, (guest.lines[-5:], guest.stderr())
+
+
 def save_reveals(save: Path) -> int:
     try:
         return read_save(save).reveals
@@ -61,9 +74,7 @@ def test_a_host_killed_mid_game_resumes_and_its_guest_takes_its_own_seat_back(tm
         assert 0 < at < 991
         guest.wait_line(r"Lost the connection to the host: trying again\.")
 
-        # Only --resume (and the log): the seats, the cards and the address come from the save.
-        again = Process(["host", "--resume", "--text", "--no-listen", "--beat", "0",
-                         "--log", str(tmp_path / "host.jsonl")], env_for(tmp_path / "host-state"))
+        again = resume_host(tmp_path)
         processes.append(again)
         again.wait_line(rf"^Guests come back at http://127\.0\.0\.1:{port}, each to their own seat")
         resumed = again.wait_line(r"^Resumed game 1 at reveal (\d+): ")
@@ -74,9 +85,7 @@ def test_a_host_killed_mid_game_resumes_and_its_guest_takes_its_own_seat_back(tm
         # Auto-reveal is off again after a resume: each says it again.
         guest.write("auto-reveal on\n", close=True)
         again.wait_line(r"Auto-reveal on for guest 1")
-        again.write("auto-reveal on\n", close=True)
-        assert again.finish() == 0, again.stderr()
-        assert guest.finish() == 0, (guest.lines[-5:], guest.stderr())
+        play_to_the_end(again, guest)
     finally:
         for process in processes:
             process.kill()
@@ -108,8 +117,7 @@ def test_a_guest_whose_program_stopped_too_comes_back_to_its_seat_by_running_joi
         host.kill()
         guest.kill()
         at = read_save(tmp_path / "host-state" / "voice-rang" / "host.json").reveals  # 1, or 0: killed before it saved
-        again = Process(["host", "--resume", "--text", "--no-listen", "--beat", "0", "--grace", "30",
-                         "--log", str(tmp_path / "host.jsonl")], env_for(tmp_path / "host-state"))
+        again = resume_host(tmp_path, "--grace", "30")
         processes.append(again)
         again.wait_line(rf"^Resumed game 1 at reveal {at}: ")
         # No --code: the seat's token is in the guest's own state directory.
@@ -119,9 +127,7 @@ def test_a_guest_whose_program_stopped_too_comes_back_to_its_seat_by_running_joi
         processes.append(back)
         back.wait_line(r"^Joined: you are guest 1, at a table of 2 seats\.")
         again.wait_line(r"^Guest 1 \(bo\) is back at the table\.")
-        again.write("auto-reveal on\n", close=True)
-        assert again.finish() == 0, again.stderr()
-        assert back.finish() == 0, (back.lines[-5:], back.stderr())
+        play_to_the_end(again, back)
     finally:
         for process in processes:
             process.kill()
