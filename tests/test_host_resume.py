@@ -3,6 +3,7 @@ same address, and its guest takes its own seat back. Real processes on loopback,
 
 from __future__ import annotations
 
+import json
 import re
 import time
 from dataclasses import replace
@@ -13,7 +14,7 @@ import pytest
 from net_game import WAIT_S, Process, env_for, joined, start_guest, start_host
 from rules_checker import check_file
 
-from voice_rang.engine import Game
+from voice_rang.engine import Event, Game
 from voice_rang.engine.log import encode_events
 from voice_rang.net.resume import host_record, read_host_save
 from voice_rang.table.save import SavedGame, SaveError, read_save, write_save
@@ -26,7 +27,7 @@ SEED, SEATS = 15, 3  # a three-seat game of 991 reveals: long enough to be kille
 def whole_game(seed: int, seats: int) -> bytes:
     """The log of the same game played without a stop, from the engine itself."""
     game = Game(seats, Random(seed))
-    events = [game.dealt]
+    events: list[Event] = [game.dealt]
     while not game.is_over:
         events += game.reveal()
     return encode_events(events)
@@ -121,12 +122,19 @@ def test_a_guest_whose_program_stopped_too_comes_back_to_its_seat_by_running_joi
         processes.append(again)
         again.wait_line(rf"^Resumed game 1 at reveal {at}: ")
         # No --code: the seat's token is in the guest's own state directory.
+        held = json.loads((tmp_path / "bo-state" / "voice-rang" / "seats.json").read_text())[f"127.0.0.1:{port}/bo"]
         back = Process(["join", f"127.0.0.1:{port}", "--name", "bo", "--text", "--no-listen",
                         "--log", str(tmp_path / "bo-again.jsonl")], env_for(tmp_path / "bo-state"),
                        "auto-reveal on\n")
         processes.append(back)
         back.wait_line(r"^Joined: you are guest 1, at a table of 2 seats\.")
         again.wait_line(r"^Guest 1 \(bo\) is back at the table\.")
+        # The resumed table goes on saving its guests' seats: it could be resumed again.
+        save = tmp_path / "host-state" / "voice-rang" / "host.json"
+        again.write("turn\n")  # the host's card, if the save was made before its first one
+        wait_until(lambda: save_reveals(save) > max(at, 1), "a reveal saved after the resume")
+        _, table = read_host_save(save)
+        assert [(seat.token, seat.name) for seat in table.guests] == [(held, "bo")]
         play_to_the_end(again, back)
     finally:
         for process in processes:

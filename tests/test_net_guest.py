@@ -7,6 +7,7 @@ from __future__ import annotations
 import queue
 import re
 from random import Random
+from typing import cast
 
 from test_table import RecordingOutputs
 
@@ -16,6 +17,7 @@ from voice_rang.net.client import ConnectionLost
 from voice_rang.net.guest import GuestSession
 from voice_rang.net.protocol import PROTOCOL_VERSION, Published, Seats, Turn, Welcome
 from voice_rang.net.view import GuestView
+from voice_rang.table.loop import TableOutputs
 
 
 def welcome(events: list[Event], game: Game) -> Welcome:
@@ -35,8 +37,8 @@ def five_reveals_heard() -> tuple[GuestSession, RecordingOutputs, list[Event], G
     reveals = [game.reveal() for _ in range(8)]
     logged: list[Event] = []
     outputs = RecordingOutputs()
-    session = GuestSession(GuestView(Narrator.load("en", seats=2)), outputs, lambda _: True, queue.Queue(),
-                           log=logged.extend)
+    session = GuestSession(GuestView(Narrator.load("en", seats=2)), cast(TableOutputs, outputs), lambda _: True,
+                           queue.Queue(), log=logged.extend)
     session.take(welcome([game.dealt], game))
     for events in reveals[:5]:
         session.take(Published(events=events))
