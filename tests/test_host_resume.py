@@ -100,6 +100,7 @@ def test_a_host_killed_mid_game_resumes_and_its_guest_takes_its_own_seat_back(tm
     assert (tmp_path / "ann.jsonl").read_bytes() == whole
     said = [int(m.group(1).replace(",", "")) for line in guest.lines
             if (m := re.search(r"Reveal ([\d,]+) of 5,000\.$", line))]
+    assert len(said) >= 150  # every reveal up to the kill, at least
     assert len(said) == len(set(said)), "the guest heard a reveal twice"
     assert not save.exists()  # a finished game leaves no save
     assert guest.lines[-1] == "The host ended the table. Goodbye."
