@@ -85,6 +85,14 @@ def reachable_address(bind: str) -> str:
             return "127.0.0.1"
 
 
+def take_up_table(args: argparse.Namespace, saved: SavedGame, kept: HostTable) -> None:
+    """The saved table's seats and cap, and its address and code unless given again."""
+    args.seats, args.cap = saved.seats, saved.cap
+    args.port = kept.port if args.port is None else args.port
+    args.bind = kept.bind if args.bind is None else args.bind
+    args.code = kept.code if args.code is None else args.code
+
+
 def run(args: argparse.Namespace) -> int:
     deck = check_game_arguments(args)
     check_output_arguments(args)
@@ -95,10 +103,7 @@ def run(args: argparse.Namespace) -> int:
         if loaded is None:
             return 1
         saved, kept = loaded
-        args.seats, args.cap = saved.seats, saved.cap
-        args.port = kept.port if args.port is None else args.port
-        args.bind = kept.bind if args.bind is None else args.bind
-        args.code = kept.code if args.code is None else args.code
+        take_up_table(args, saved, kept)
     args.port = DEFAULT_PORT if args.port is None else args.port
     args.bind = "0.0.0.0" if args.bind is None else args.bind
     code = check_host_arguments(args)
