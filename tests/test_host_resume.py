@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+import socket
 import time
 from dataclasses import replace
 from pathlib import Path
@@ -143,6 +144,31 @@ def test_a_guest_whose_program_stopped_too_comes_back_to_its_seat_by_running_joi
     whole = whole_game(7, 2)
     assert (tmp_path / "host.jsonl").read_bytes() == whole
     assert (tmp_path / "bo-again.jsonl").read_bytes() == whole  # a fresh log: the whole game
+
+
+def test_a_seat_whose_guest_does_not_come_back_within_the_grace_is_played_by_the_computer(
+        tmp_path: Path) -> None:
+    with socket.socket() as probe:  # a free port on loopback
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    rng = Random(7)
+    saved = SavedGame.before_deal(rng, kinds=("person", "computer"))
+    game = saved.deal(rng)
+    for _ in range(40):
+        game.reveal()
+    table = host_record("127.0.0.1", port, "4719", [("b" * 24, "bo")])
+    write_save(tmp_path / "host-state" / "voice-rang" / "host.json", replace(saved.at(game), table=table))
+    host = Process(["host", "--resume", "--text", "--no-listen", "--beat", "0", "--grace", "0.2",
+                    "--log", str(tmp_path / "host.jsonl")], env_for(tmp_path / "host-state"), "auto-reveal on\n")
+    try:
+        host.wait_line(rf"^Guests come back at http://127\.0\.0\.1:{port}, each to their own seat")
+        host.wait_line(r"^Resumed game 1 at reveal 40: ")
+        host.wait_line(r"^Guest 1 \(bo\) has not come back: a computer turns that seat's cards")
+        assert host.finish() == 0, host.stderr()
+    finally:
+        host.kill()
+    # A log that was not this game's: written afresh, the whole game from the deal.
+    assert (tmp_path / "host.jsonl").read_bytes() == whole_game(7, 2)
 
 
 def test_a_damaged_host_save_is_named_in_one_line_and_nothing_starts(tmp_path: Path) -> None:
