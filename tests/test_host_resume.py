@@ -7,6 +7,7 @@ import json
 import re
 import socket
 import time
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from random import Random
@@ -54,9 +55,17 @@ def save_reveals(save: Path) -> int:
         return -1
 
 
-def wait_until(condition: object, what: str) -> None:
+def saved_at_least(save: Path, reveals: int) -> Callable[[], bool]:
+    return lambda: save_reveals(save) >= reveals
+
+
+def lines_starting(words: str, count: int) -> Callable[[list[str]], bool]:
+    return lambda lines: sum(line.startswith(words) for line in lines) == count
+
+
+def wait_until(condition: Callable[[], bool], what: str) -> None:
     end = time.monotonic() + WAIT_S
-    while not condition():  # type: ignore[operator]
+    while not condition():
         assert time.monotonic() < end, f"never saw {what}"
         time.sleep(0.005)
 
@@ -70,24 +79,26 @@ def test_a_host_killed_mid_game_resumes_and_its_guest_takes_its_own_seat_back(tm
     try:
         host.wait_for(joined(1), "the guest joined")
         host.write("start\nauto-reveal on\n")  # every seat turns by itself: killed while it runs
-        wait_until(lambda: save_reveals(save) >= 150, "150 reveals saved")
-        host.kill()  # kill -9
-        at = read_save(save).reveals
-        assert 0 < at < 991
-        guest.wait_line(r"Lost the connection to the host: trying again\.")
-
-        again = resume_host(tmp_path)
-        processes.append(again)
-        again.wait_line(rf"^Guests come back at http://127\.0\.0\.1:{port}, each to their own seat")
-        resumed = again.wait_line(r"^Resumed game 1 at reveal (\d+): ")
-        assert int(resumed.group(1)) == at
-        again.wait_line(r"^Guest 1 \(ann\) is back at the table\.")
-        guest.wait_for(lambda lines: sum(line.startswith("Joined: you are guest 1") for line in lines) == 2,
-                       "the guest in its own seat again")
-        # Auto-reveal is off again after a resume: each says it again.
-        guest.write("auto-reveal on\n", close=True)
-        again.wait_line(r"Auto-reveal on for guest 1")
-        play_to_the_end(again, guest)
+        at = 0
+        for kill in (1, 2):  # killed twice: a resumed table is saved as well as a new one
+            wait_until(saved_at_least(save, at + 100), "100 more reveals saved")
+            host.kill()  # kill -9
+            at = read_save(save).reveals
+            assert 0 < at < 991
+            guest.wait_for(lines_starting("Lost the connection to the host", kill), "the guest losing the host")
+            host = resume_host(tmp_path)
+            processes.append(host)
+            host.wait_line(rf"^Guests come back at http://127\.0\.0\.1:{port}, each to their own seat")
+            resumed = host.wait_line(r"^Resumed game 1 at reveal (\d+): ")
+            assert int(resumed.group(1)) == at
+            host.wait_line(r"^Guest 1 \(ann\) is back at the table\.")
+            guest.wait_for(lines_starting("Joined: you are guest 1", kill + 1), "the guest in its own seat again")
+            # Auto-reveal is off again after a resume: each says it again.
+            guest.write("auto-reveal on\n", close=kill == 2)
+            host.wait_line(r"Auto-reveal on for guest 1")
+            if kill == 1:
+                host.write("auto-reveal on\n")
+        play_to_the_end(host, guest)
     finally:
         for process in processes:
             process.kill()
@@ -101,7 +112,7 @@ def test_a_host_killed_mid_game_resumes_and_its_guest_takes_its_own_seat_back(tm
     assert (tmp_path / "ann.jsonl").read_bytes() == whole
     said = [int(m.group(1).replace(",", "")) for line in guest.lines
             if (m := re.search(r"Reveal ([\d,]+) of 5,000\.$", line))]
-    assert len(said) >= 150  # every reveal up to the kill, at least
+    assert len(said) >= 100  # every reveal up to the first kill, at least
     assert len(said) == len(set(said)), "the guest heard a reveal twice"
     assert not save.exists()  # a finished game leaves no save
     assert guest.lines[-1] == "The host ended the table. Goodbye."
