@@ -8,19 +8,17 @@ from __future__ import annotations
 
 import argparse
 import queue
-from contextlib import ExitStack
 from typing import Any
 
 from ..commands import CommandSet
 from ..narration import Narrator
 from ..net.client import AddressError, HostConnection, hello_for, parse_address
 from ..net.guest import GuestSession
-from ..net.protocol import Bye, Problem
+from ..net.protocol import Problem
 from ..net.tokens import forget_token, load_token, save_token
 from ..net.view import GuestView
-from ..table.loop import TableOutputs
 from . import UsageError
-from .play import add_input_arguments, add_output_arguments, check_output_arguments, open_log, open_speech, start_inputs
+from .play import add_input_arguments, add_output_arguments, check_output_arguments, open_device
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -49,12 +47,8 @@ def run(args: argparse.Namespace) -> int:
     narrator = Narrator.load(args.lang, seats=2, listener=None, verbosity=args.verbosity)
     inbox: queue.Queue[Any] = queue.Queue()
 
-    with ExitStack() as stack:
-        log = open_log(args.log, stack)
-        outputs = TableOutputs()
-        speech = open_speech(args, outputs, narrator)
-        if speech is not None:
-            stack.callback(speech.close)
+    with open_device(args, narrator) as device:
+        outputs = device.outputs
         connection: list[HostConnection] = []
 
         def send(message: Any) -> bool:
@@ -65,11 +59,9 @@ def run(args: argparse.Namespace) -> int:
                 forget_token(key)  # an old table's seat: join this one with the code instead
                 inbox.put(_Rejoin())
                 return
-            if isinstance(item, Bye) and item.reason == "host_ended":
-                forget_token(key)
-            inbox.put(item)
+            inbox.put(item)  # a host that ended mid-game may resume it: the seat token is kept
 
-        session = GuestSession(GuestView(narrator), outputs, send, inbox, log=log,
+        session = GuestSession(GuestView(narrator), outputs, send, inbox, log=device.log,
                                on_token=lambda new: save_token(key, new))
         session.address = args.address
         outputs.say(narrator.say("net", "connecting", kind="hint", address=args.address))
@@ -80,13 +72,9 @@ def run(args: argparse.Namespace) -> int:
             connection[0].start()
 
         connect(token)
-        stack.callback(lambda: connection[0].close())
-        listen = not args.no_listen and (args.listen or not args.text)
-        start_inputs(args, commands, inbox, narrator, speech, outputs, session, stack, listen)
-        code = _run_with_rejoin(session, inbox, connect, connection)
-        if outputs.speech is not None:
-            outputs.speech.wait_until_done(10.0)
-        return code
+        device.stack.callback(lambda: connection[0].close())
+        device.start_inputs(args, commands, inbox, narrator, session)
+        return _run_with_rejoin(session, inbox, connect, connection)
 
 
 class _Rejoin:

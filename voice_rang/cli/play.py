@@ -8,10 +8,12 @@ import queue
 import sys
 import threading
 import time
-from collections.abc import Callable
-from contextlib import ExitStack
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass
+from pathlib import Path
 from random import Random
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from ..commands import CommandSet
 from ..engine import MAX_SEATS, MIN_SEATS, Card, DeckError, Game, parse_deck
@@ -27,6 +29,8 @@ from . import UsageError
 
 if TYPE_CHECKING:
     from ..listen.recognizer import Recognition
+
+Saved = TypeVar("Saved")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -199,48 +203,81 @@ def run(args: argparse.Namespace) -> int:
     commands = CommandSet.load(args.lang)
     narrator = Narrator.load(args.lang, seats=args.seats, listener=0 if args.people == 1 else None,
                              verbosity=args.verbosity, cap=args.cap, kinds=kinds)
-    terminal = sys.stdin.isatty()
     inbox: queue.Queue[Inbox] = queue.Queue()
 
+    with open_device(args, narrator, saved) as device:
+        keeper = device.keeper(args, narrator, "play")
+
+        def new_game(number: int) -> Game:
+            return keeper.deal(rng, kinds=tuple(kinds), cap=args.cap, number=number,
+                               deck=tuple(deck) if deck is not None else None)
+
+        # Someone can still answer at the end (new game or quit) when keys or a voice are live:
+        # a hands-free player may have started the game with no terminal at all.
+        table = Table(narrator, new_game, device.outputs, kinds=kinds, beat=args.beat,
+                      interactive=sys.stdin.isatty() or device.listen, log=device.log, save=keeper,
+                      can_sound=device.speech is not None)
+        if saved is not None:
+            game, rng = keeper.go_on(saved)
+            table.resume(game)
+        device.start_inputs(args, commands, inbox, narrator, table)
+        return run_table(table, inbox, on_barge_in=device.outputs.stop)
+
+
+@dataclass
+class Device:
+    """What this device opened for a game (``play``, ``host`` and ``join`` alike): the log, the
+    outputs with speech (or text alone), and whether the microphone is wanted."""
+
+    stack: ExitStack
+    outputs: TableOutputs
+    log: LogFile | None
+    speech: Any
+    listen: bool
+
+    def keeper(self, args: argparse.Namespace, narrator: Narrator, name: str,
+               table: Callable[[], dict[str, Any]] | None = None) -> Keeper:
+        """The save of this kind of table (``play``, ``host``), kept beside ``--log``; a disk that
+        refuses is said once and play goes on."""
+        path = save_path(name)
+        return Keeper(path, log=os.path.abspath(args.log) if args.log else None,
+                      log_size=self.log.tell if self.log is not None else None, table=table,
+                      on_error=lambda error: self.outputs.say(narrator.say(
+                          "save", "not_saved", path=path, detail=error.strerror or str(error))))
+
+    def start_inputs(self, args: argparse.Namespace, commands: CommandSet, inbox: queue.Queue[Inbox],
+                     narrator: Narrator, table: Listening) -> None:
+        start_inputs(args, commands, inbox, narrator, self.speech, self.outputs, table, self.stack,
+                     self.listen)
+
+
+@contextmanager
+def open_device(args: argparse.Namespace, narrator: Narrator,
+                saved: SavedGame | None = None) -> Iterator[Device]:
+    """Open ``--log`` (so that a resumed game reads as one unbroken game), speech and the
+    outputs; close them all after. A game that ends normally lets its last words be heard."""
     with ExitStack() as stack:
         log = open_log(args.log, stack, saved)
         outputs = TableOutputs()
         speech = open_speech(args, outputs, narrator)
         if speech is not None:
             stack.callback(speech.close)
-
-        keeper = Keeper(save_path("play"), log=os.path.abspath(args.log) if args.log else None,
-                        log_size=log.tell if log is not None else None,
-                        on_error=lambda error: outputs.say(narrator.say(
-                            "save", "not_saved", path=save_path("play"),
-                            detail=error.strerror or str(error))))
-
-        def new_game(number: int) -> Game:
-            return keeper.deal(rng, kinds=tuple(kinds), cap=args.cap, number=number,
-                               deck=tuple(deck) if deck is not None else None)
-
         listen = not args.no_listen and (args.listen or not args.text)
-        # Someone can still answer at the end (new game or quit) when keys or a voice are live:
-        # a hands-free player may have started the game with no terminal at all.
-        table = Table(narrator, new_game, outputs, kinds=kinds, beat=args.beat,
-                      interactive=terminal or listen, log=log, save=keeper,
-                      can_sound=speech is not None)
-        if saved is not None:
-            game, rng = keeper.go_on(saved)
-            table.resume(game)
-        start_inputs(args, commands, inbox, narrator, speech, outputs, table, stack, listen)
-        code = run_table(table, inbox, on_barge_in=outputs.stop)
+        yield Device(stack, outputs, log, speech, listen)
         if outputs.speech is not None:
             outputs.speech.wait_until_done(10.0)  # let the last words ("Goodbye.") be heard
-        return code
 
 
-def load_saved_game(args: argparse.Namespace) -> SavedGame | None:
-    """The game ``--resume`` goes on with; ``None`` after one line on stderr saying why not."""
+def load_saved_game(args: argparse.Namespace, name: str = "play",
+                    read: Callable[[Path], Saved] = read_save) -> Saved | None:  # type: ignore[assignment]
+    """The game ``--resume`` goes on with (the save of ``name``, read by ``read``); ``None``
+    after one line on stderr saying why not (``[messages.save]``, the keys of another kind of
+    table prefixed with its name)."""
     try:
-        return read_save(save_path("play"))
+        return read(save_path(name))
     except SaveError as error:
-        words = load_prompts(args.lang).messages["save"][error.problem]
+        key = error.problem if name == "play" else f"{name}_{error.problem}"
+        words = load_prompts(args.lang).messages["save"][key]
         print(words.format(path=error.path, detail=error.detail), file=sys.stderr)
         return None
 

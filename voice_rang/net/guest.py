@@ -12,7 +12,9 @@ import queue
 from collections.abc import Callable
 from typing import Any
 
-from ..engine import Event
+import msgspec
+
+from ..engine import Dealt, Event
 from ..messages import Message, Priority
 from ..narration import VERBOSITIES
 from ..table.history import step_history
@@ -55,6 +57,11 @@ class GuestSession:
         self._log = log
         self._logged: tuple[int, int] = (-1, 0)
         """(game, events of it written to the log)."""
+        self._seen: list[Event] = []
+        """Every event of the current game this seat has taken in (heard and logged)."""
+        self._ahead: list[Event] = []
+        """Events this seat had that a host taken up again from its save has yet to make again
+        (it saved a moment before it stopped): heard and logged once, not twice."""
         self._on_token = on_token
         self.history: list[Message] = []
         self._cursor: int | None = None
@@ -129,8 +136,10 @@ class GuestSession:
         if isinstance(message, Welcome):
             if self._on_token is not None:
                 self._on_token(message.token)
+            self._catch_up(message.events)
             self._write_log(message.events, replay=True)
         elif isinstance(message, Published):
+            message = self._skip_repeated(message)
             self._write_log(message.events)
         if isinstance(message, Answer):
             self._pending = False
@@ -151,14 +160,41 @@ class GuestSession:
             self._pending = self._send(Command(command="auto-reveal on" if wanted else "auto-reveal off"))
         self._check_input_end()
 
+    def _catch_up(self, events: list[Event]) -> None:
+        """A welcome's game so far: behind what this seat has (a host resumed from its save)
+        leaves the difference to be made again, and taken in once."""
+        same = bool(events) and bool(self._seen) and events[0].game == self._seen[0].game
+        if same and len(events) < len(self._seen) and self._seen[:len(events)] == events:
+            self._ahead = self._seen[len(events):]
+        else:
+            self._seen, self._ahead = list(events), []
+
+    def _skip_repeated(self, message: Published) -> Published:
+        """The events of ``message`` this seat has not had yet (the rest only update the view)."""
+        events, repeated = list(message.events), 0
+        while self._ahead and repeated < len(events) and events[repeated] == self._ahead[0]:
+            self._ahead.pop(0)
+            repeated += 1
+        if repeated < len(events):
+            self._ahead = []  # the game went on from here as it had not before: take it as it comes
+        if repeated:
+            self.view.messages(Published(events=events[:repeated]))  # heard before: state only
+            message = msgspec.structs.replace(message, events=events[repeated:])
+        for event in message.events:
+            if isinstance(event, Dealt):
+                self._seen = []
+            self._seen.append(event)
+        return message
+
     def _write_log(self, events: list[Event], replay: bool = False) -> None:
         """Log each event once: a welcome repeats the game so far, of which only the rest is new."""
         if self._log is None or not events:
             return
         game, written = self._logged
         if replay:
-            fresh = events[written:] if events[0].game == game else events
-            self._logged = (events[0].game, len(events))
+            same = events[0].game == game
+            fresh = events[written:] if same else events
+            self._logged = (events[0].game, max(written, len(events)) if same else len(events))
         else:
             if events[0].game != game:
                 game, written = events[0].game, 0

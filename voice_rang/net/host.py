@@ -18,7 +18,8 @@ from ..narration import Narrator
 from ..table import Table
 from ..table.loop import INPUT_ENDED, Guess, Inbox
 from .protocol import Answer, Auto, Published, Turn
-from .server import HostServer, SeatHooks
+from .seating import SeatHooks
+from .server import HostServer
 from .view import news
 
 __all__ = ["HostBridge", "run_lobby"]
@@ -39,11 +40,24 @@ class HostBridge:
         self._last: tuple[Any, ...] | None = None
         self._auto: tuple[bool, ...] = ()
         self.names: dict[int, str] = {}
+        self.tokens: dict[int, str] = {}
+        """Each guest seat's secret, kept in the table's save so a resumed table seats them again."""
 
     def attach(self, table: Table, server: HostServer) -> None:
         self.table = table
         self.server = server
         self.table.reply = self._reply
+
+    def guests(self) -> list[tuple[str, str]]:
+        """Each guest seat's (token, name), seats 1 and up ("" where nobody holds the seat)."""
+        return [(self.tokens.get(seat, ""), self.names.get(seat, "") if seat in self.tokens else "")
+                for seat in range(1, len(self.table.kinds))]
+
+    def resume(self, guests: list[tuple[str, str]]) -> None:
+        """A saved table taken up again: the guests it had, each still holding its seat."""
+        for seat, (token, name) in enumerate(guests, start=1):
+            if token:
+                self.tokens[seat], self.names[seat] = token, name
 
     def hooks(self) -> SeatHooks:
         return SeatHooks(joined=self._joined, back=self._back, gone=self._gone, left_lobby=self._left_lobby,
@@ -94,13 +108,15 @@ class HostBridge:
     def _news(self, key: str, seat: int, name: str = "") -> None:
         self.table.announce(news(self.narrator, key, seat, name))
 
-    def _joined(self, seat: int, name: str) -> None:
+    def _joined(self, seat: int, name: str, token: str) -> None:
         self.names[seat] = name
+        self.tokens[seat] = token
         self.table.set_kind(seat, "remote")
         self._news("joined", seat, name)
 
     def _left_lobby(self, seat: int, name: str) -> None:
         self.names.pop(seat, None)
+        self.tokens.pop(seat, None)
         self.table.set_kind(seat, "computer")
         self._news("freed", seat, name)
 
@@ -111,6 +127,8 @@ class HostBridge:
         self.sync()
 
     def _gone(self, seat: int, for_good: bool) -> None:
+        if for_good:
+            self.tokens.pop(seat, None)  # its guest said goodbye: the seat is the computer's now
         self.table.set_kind(seat, "computer")
         self._news("left" if for_good else "computer", seat, self.names.get(seat, ""))
         self.sync()

@@ -1,11 +1,16 @@
-"""How much one guest may send: a token bucket per connection, and the limits it applies."""
+"""How much one guest may send: a token bucket per connection, the limits it applies, and the
+screen every frame passes before the server reads it."""
 
 from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
 
-__all__ = ["Bucket", "Limits", "WrongCodes"]
+import msgspec
+
+from .protocol import MAX_CLIENT_MESSAGE, ClientMessage, Problem, decode_client
+
+__all__ = ["Bucket", "Limits", "WrongCodes", "screen"]
 
 
 @dataclass(frozen=True)
@@ -69,3 +74,24 @@ class WrongCodes:
 
     def passed(self, address: str) -> None:
         self._by_address.pop(address, None)
+
+
+def screen(data: str | bytes, bucket: Bucket, limits: Limits) -> ClientMessage | Problem | None:
+    """One frame from a guest: the message it holds, or the problem to tell the guest (a
+    ``flooding`` problem: close the connection), or ``None`` to drop it without a word (too fast
+    again within a second of being told)."""
+    if not bucket.allowed(limits):
+        if bucket.refused > limits.flood:
+            return Problem(code="flooding")
+        now = time.monotonic()
+        if now - bucket.told <= 1.0:
+            return None
+        bucket.told = now
+        return Problem(code="too_fast")
+    size = len(data.encode() if isinstance(data, str) else data)
+    if size > MAX_CLIENT_MESSAGE:
+        return Problem(code="too_large", detail=str(MAX_CLIENT_MESSAGE))
+    try:
+        return decode_client(data)
+    except msgspec.DecodeError as error:
+        return Problem(code="bad_message", detail=str(error)[:200])

@@ -10,20 +10,17 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import secrets
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
-import msgspec
 from aiohttp import WSMsgType, web
 
 from ..engine import Dealt, Event
 from ..narration import Narrator
 from ..prompts import available_languages
-from .limits import Bucket, Limits, WrongCodes
+from .limits import Bucket, Limits, screen
 from .outbox import flush, send_later
 from .page import STATIC, Page
 from .protocol import (
@@ -41,53 +38,15 @@ from .protocol import (
     News,
     Problem,
     Published,
-    SeatKindName,
-    Seats,
     Settings,
     Turn,
     Welcome,
-    decode_client,
     encode,
 )
+from .seating import Refusal, Seat, SeatHooks, Seating, plain_code
 from .view import GuestView
 
-__all__ = ["HostServer", "Limits", "SeatHooks"]
-
-
-def plain_code(typed: str) -> str:
-    """A join code as typed, in ASCII digits: the host may say it in its language's own digits
-    (Bengali ৪ ৭ ১ ৯) and a guest may type it so, or with spaces as it was said.
-
-    >>> plain_code("৪ ৭ ১ ৯"), plain_code(" 4719 ")
-    ('4719', '4719')
-    """
-    return "".join(str(int(ch)) if ch.isdecimal() else ch for ch in typed if not ch.isspace())
-
-
-@dataclass
-class SeatHooks:
-    """What the server asks of the table's side: each runs on the table's thread."""
-
-    joined: Callable[[int, str], None]
-    back: Callable[[int], None]
-    gone: Callable[[int, bool], None]
-    """The guest left (``True``: for good, or its grace ran out): a computer plays the seat."""
-    left_lobby: Callable[[int, str], None]
-    dropped: Callable[[int], None]
-    """The guest's connection ended without a goodbye: the grace starts."""
-    command: Callable[[int, str], None]
-    """A guest's command, for its own seat."""
-
-
-@dataclass
-class _Seat:
-    token: str = ""
-    name: str = ""
-    kind: SeatKindName = "open"
-    socket: web.WebSocketResponse | None = None
-    view: GuestView | None = None
-    """For a narrated guest (a web page): the host words its messages."""
-    grace: asyncio.TimerHandle | None = None
+__all__ = ["HostServer", "Limits", "SeatHooks", "plain_code"]
 
 
 class HostServer:
@@ -102,14 +61,14 @@ class HostServer:
         self.limits = limits or Limits()
         self._hooks = hooks
         self._to_table = send_to_table
-        self._seats = [_Seat(kind="person")] + [_Seat() for _ in range(seats - 1)]
-        self._started = False
-        self._record: list[HostMessage] = []
-        """Every public message of the current game, for a guest taking its seat back."""
+        self._seating = Seating(seats, code, self.limits)
+        self._seats = self._seating.seats
         self._events: list[Event] = []
+        """Every event of the current game, for a guest taking its seat back."""
         self._turn: Turn | None = None
         self._auto: list[bool] = [False] * seats
-        self._wrong = WrongCodes(self.limits)
+        self._waiting: list[int] = []
+        """Seats of a resumed game waiting for their guests (the grace starts with the server)."""
         self._narrated: dict[int, str] = {}
         """Connections (by id) that asked the host to word everything, and in which language."""
         self._page = Page(page_words)
@@ -117,6 +76,18 @@ class HostServer:
         self._runner: web.AppRunner | None = None
         self._thread: threading.Thread | None = None
         self.port = 0
+
+    def resume(self, guests: list[tuple[str, str]], events: list[Event], turn: Turn | None) -> None:
+        """Before :meth:`start`: take up a saved game. ``guests``: each guest seat's (token, name)
+        as saved; ``events``: the game so far (what a guest coming back is sent); ``turn``: whose
+        turn it is. A seat with a token waits the grace for its guest, as after a drop."""
+        self._waiting = self._seating.resume(guests)
+        self._events = list(events)
+        self._turn = turn
+
+    @property
+    def _started(self) -> bool:
+        return self._seating.started
 
     # ----- life ------------------------------------------------------------------------------
 
@@ -162,6 +133,9 @@ class HostServer:
         server = site._server  # the bound port, when 0 was asked for
         sockets = getattr(server, "sockets", None) or []
         self.port = sockets[0].getsockname()[1] if sockets else port
+        for number in self._waiting:
+            self._seats[number].grace = asyncio.get_running_loop().call_later(
+                self.grace, self._stand_in, number, "computer")
 
     def close(self, say_bye: bool = True) -> None:
         """Tell every guest the table has ended (one message), then stop serving."""
@@ -210,10 +184,7 @@ class HostServer:
     # ----- on the server's loop ----------------------------------------------------------------
 
     def _start_game(self) -> None:
-        self._started = True
-        for seat in self._seats[1:]:
-            if seat.kind == "open":
-                seat.kind = "computer"
+        self._seating.start()
         self._publish_seats()
 
     def _publish(self, message: HostMessage) -> None:
@@ -237,7 +208,7 @@ class HostServer:
         if seat.socket is not None and not seat.socket.closed:
             self._send_now(seat, message, encode(message))
 
-    def _send_now(self, seat: _Seat, message: HostMessage, data: bytes) -> None:
+    def _send_now(self, seat: Seat, message: HostMessage, data: bytes) -> None:
         socket = seat.socket
         assert socket is not None
         send_later(socket, data)
@@ -253,17 +224,13 @@ class HostServer:
         send_later(socket, data)
         await asyncio.sleep(0)
 
-    async def _send(self, seat: _Seat, message: HostMessage) -> None:
+    async def _send(self, seat: Seat, message: HostMessage) -> None:
         if seat.socket is not None:
             self._send_now(seat, message, encode(message))
             await asyncio.sleep(0)
 
     def _publish_seats(self) -> None:
-        self._publish(Seats(kinds=[seat.kind for seat in self._seats],
-                            names=[seat.name for seat in self._seats]))
-
-    def _seats_message(self) -> Seats:
-        return Seats(kinds=[seat.kind for seat in self._seats], names=[seat.name for seat in self._seats])
+        self._publish(self._seating.message())
 
     # ----- one guest's connection -------------------------------------------------------------------
 
@@ -277,25 +244,14 @@ class HostServer:
             async for frame in socket:
                 if frame.type not in (WSMsgType.TEXT, WSMsgType.BINARY):
                     break
-                if not bucket.allowed(self.limits):
-                    if bucket.refused > self.limits.flood:
-                        await self._problem(socket, "flooding")
+                message = screen(frame.data, bucket, self.limits)
+                if message is None:
+                    continue
+                if isinstance(message, Problem):
+                    await self._problem(socket, message.code, detail=message.detail)
+                    if message.code == "flooding":
                         await flush(socket)
                         break
-                    now = time.monotonic()
-                    if now - bucket.told > 1.0:
-                        bucket.told = now
-                        await self._problem(socket, "too_fast")
-                    continue
-                data = frame.data
-                size = len(data.encode() if isinstance(data, str) else data)
-                if size > MAX_CLIENT_MESSAGE:
-                    await self._problem(socket, "too_large", detail=str(MAX_CLIENT_MESSAGE))
-                    continue
-                try:
-                    message = decode_client(data)
-                except msgspec.DecodeError as error:
-                    await self._problem(socket, "bad_message", detail=str(error)[:200])
                     continue
                 if isinstance(message, Hello):
                     if message.narrate and message.lang in available_languages():
@@ -350,36 +306,23 @@ class HostServer:
             return None
         name = "".join(ch for ch in hello.name if ch.isprintable())[:40].strip()
         if hello.token is not None:
-            number = next((n for n, seat in enumerate(self._seats)
-                           if n and seat.token and secrets.compare_digest(seat.token, hello.token)), None)
+            number = self._seating.by_token(hello.token)
             if number is None:
                 await self._problem(socket, "unknown_token")
                 return None
             await self._take_back(number, socket, hello)
             return number
-        waiting = self._wrong.wait(address)
-        if waiting:
-            await self._problem(socket, "wait", seconds=waiting)
+        admitted = self._seating.admit(hello.code, address, name)
+        if isinstance(admitted, Refusal):
+            await self._problem(socket, admitted.code, seconds=admitted.seconds)
             return None
-        if hello.code is None or not secrets.compare_digest(plain_code(hello.code).encode(), self.code.encode()):
-            self._wrong.failed(address)
-            await self._problem(socket, "wrong_code")
-            return None
-        self._wrong.passed(address)
-        if self._started:
-            await self._problem(socket, "started")
-            return None
-        number = next((n for n, seat in enumerate(self._seats) if seat.kind == "open"), None)
-        if number is None:
-            await self._problem(socket, "full")
-            return None
+        number = admitted
         seat = self._seats[number]
-        seat.token, seat.name, seat.kind, seat.socket = secrets.token_urlsafe(18), name, "remote", socket
-        seat.view = self._new_view(hello)
+        seat.socket, seat.view = socket, self._new_view(hello)
         await self._send(seat, self._welcome(number))
         self._publish_seats()
         self._publish(News(key="joined", seat=number, name=name))
-        self._to_table(_bind(self._hooks.joined, number, name))
+        self._to_table(_bind(self._hooks.joined, number, name, seat.token))
         return number
 
     def _new_view(self, hello: Hello) -> GuestView | None:
@@ -390,7 +333,7 @@ class HostServer:
 
     def _welcome(self, number: int) -> Welcome:
         seat = self._seats[number]
-        return Welcome(version=PROTOCOL_VERSION, seat=number, token=seat.token, seats=self._seats_message(),
+        return Welcome(version=PROTOCOL_VERSION, seat=number, token=seat.token, seats=self._seating.message(),
                        cap=self.cap, started=self._started, events=list(self._events) if self._started else [],
                        turn=self._turn if self._started else None, auto=list(self._auto))
 
@@ -415,14 +358,14 @@ class HostServer:
         self._publish_seats()
         if was != "remote" or old is not None:
             self._publish(News(key="back", seat=number, name=seat.name))
-        self._to_table(_bind1(self._hooks.back, number))
+        self._to_table(_bind(self._hooks.back, number))
 
     def _leave(self, number: int, for_good: bool) -> None:
         seat = self._seats[number]
         seat.socket = None
         if not self._started:
             name = seat.name
-            self._seats[number] = _Seat()
+            self._seats[number] = Seat()
             self._publish_seats()
             self._publish(News(key="freed", seat=number, name=name))
             self._to_table(_bind(self._hooks.left_lobby, number, name))
@@ -434,7 +377,7 @@ class HostServer:
         seat.kind = "away"
         self._publish_seats()
         self._publish(News(key="dropped", seat=number, name=seat.name))
-        self._to_table(_bind1(self._hooks.dropped, number))
+        self._to_table(_bind(self._hooks.dropped, number))
         assert self._loop is not None
         seat.grace = self._loop.call_later(self.grace, self._stand_in, number, "computer")
 
@@ -449,13 +392,9 @@ class HostServer:
         self._to_table(_bind(self._hooks.gone, number, key == "left"))
 
 
-def _bind(hook: Callable[[int, Any], None], seat: int, value: Any) -> Callable[[Any], None]:
+def _bind(hook: Callable[..., None], seat: int, *values: Any) -> Callable[[Any], None]:
     """A call for the table's thread (the table argument is not needed: the hooks hold it)."""
-    return lambda _table: hook(seat, value)
-
-
-def _bind1(hook: Callable[[int], None], seat: int) -> Callable[[Any], None]:
-    return lambda _table: hook(seat)
+    return lambda _table: hook(seat, *values)
 
 
 async def _gather(tasks: set[asyncio.Task[Any]]) -> None:

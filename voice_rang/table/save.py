@@ -94,10 +94,12 @@ class _Body(msgspec.Struct, forbid_unknown_fields=True):
     log_offset: int | None = None
 
 
-class _File(msgspec.Struct, forbid_unknown_fields=True):
+class _File(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
     version: int
     checksum: str
     game: _Body
+    table: dict[str, Any] | None = None
+    """What a kind of table keeps beside the game (a host: its guests' seats); checked by it."""
 
 
 @dataclass(frozen=True)
@@ -118,6 +120,9 @@ class SavedGame:
     reveals: int = 0
     log: str | None = None
     log_offset: int | None = None
+    table: dict[str, Any] | None = None
+    """What the table keeps beside the game (a host: its guests' seats), as plain JSON data;
+    covered by the checksum, read and checked by that kind of table."""
 
     @classmethod
     def before_deal(cls, rng: Random, *, kinds: tuple[str, ...], cap: int = DEFAULT_CAP,
@@ -166,14 +171,17 @@ def _body(saved: SavedGame) -> _Body:
                  reveals=saved.reveals, log=saved.log, log_offset=saved.log_offset)
 
 
-def _checksum(body: _Body) -> str:
-    return hashlib.sha256(msgspec.json.encode(body)).hexdigest()
+def _checksum(body: _Body, table: dict[str, Any] | None = None) -> str:
+    digest = hashlib.sha256(msgspec.json.encode(body))
+    if table is not None:
+        digest.update(msgspec.json.encode(table))
+    return digest.hexdigest()
 
 
 def encode_save(saved: SavedGame) -> bytes:
     """The bytes of a save file (JSON with a version and a checksum of the game)."""
     body = _body(saved)
-    return msgspec.json.encode(_File(SAVE_VERSION, _checksum(body), body)) + b"\n"
+    return msgspec.json.encode(_File(SAVE_VERSION, _checksum(body, saved.table), body, saved.table)) + b"\n"
 
 
 def decode_save(data: bytes, path: Path) -> SavedGame:
@@ -193,7 +201,7 @@ def decode_save(data: bytes, path: Path) -> SavedGame:
     except msgspec.ValidationError as error:
         raise damaged(f"a field is wrong ({error})") from None
     body = file.game
-    if _checksum(body) != file.checksum:
+    if _checksum(body, file.table) != file.checksum:
         raise damaged("its checksum does not match (it was changed or cut short)")
     if not MIN_SEATS <= body.seats <= MAX_SEATS or len(body.kinds) != body.seats:
         raise damaged(f"it has {body.seats} seats and {len(body.kinds)} players")
@@ -207,7 +215,7 @@ def decode_save(data: bytes, path: Path) -> SavedGame:
         raise damaged(f"its deck is wrong ({error})") from None
     saved = SavedGame(seats=body.seats, kinds=tuple(body.kinds), cap=body.cap, number=body.number,
                       rng_state=(body.rng[0], tuple(body.rng[1]), body.rng[2]), deck=deck,
-                      reveals=body.reveals, log=body.log, log_offset=body.log_offset)
+                      reveals=body.reveals, log=body.log, log_offset=body.log_offset, table=file.table)
     try:
         saved.replay()
     except (ValueError, TypeError, OverflowError) as error:
@@ -269,16 +277,19 @@ class Keeper:
     leaves no save. A disk that refuses is reported once through ``on_error``; play goes on.
 
     ``log``/``log_size``: the log's path and how many bytes it holds now, saved beside the
-    reveal so a resumed game's log is cut back to exactly this reveal.
+    reveal so a resumed game's log is cut back to exactly this reveal. ``table``: what the
+    table keeps beside the game, asked for at every save (:attr:`SavedGame.table`).
     """
 
     def __init__(self, path: Path, *, log: str | None = None,
                  log_size: Callable[[], int] | None = None,
-                 on_error: Callable[[OSError], None] | None = None) -> None:
+                 on_error: Callable[[OSError], None] | None = None,
+                 table: Callable[[], dict[str, Any]] | None = None) -> None:
         self.path = path
         self.recipe: SavedGame | None = None
         self._log = log
         self._log_size = log_size
+        self._table = table
         self._on_error = on_error
         self._failed = False
 
@@ -301,7 +312,10 @@ class Keeper:
                 remove_save(self.path)
                 return
             size = self._log_size() if self._log_size is not None else None
-            write_save(self.path, self.recipe.at(game, log=self._log, log_offset=size))
+            saved = self.recipe.at(game, log=self._log, log_offset=size)
+            if self._table is not None:
+                saved = replace(saved, table=self._table())
+            write_save(self.path, saved)
         except OSError as error:
             self._failed = True
             if self._on_error is not None:

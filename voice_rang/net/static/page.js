@@ -94,7 +94,8 @@
         break;
       case "bye":
         ended = true;
-        localStorage.removeItem(tokenKey);
+        // A host that ended mid-game may take it up again (host --resume): the seat is still ours.
+        if (message.reason === "seat_taken") localStorage.removeItem(tokenKey);
         turnButton.disabled = true;
         break;
       case "error":
