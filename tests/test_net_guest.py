@@ -68,3 +68,33 @@ def test_a_resumed_host_that_went_on_before_the_guest_came_back_says_only_what_w
 
     assert logged == [dealt] + [event for events in reveals for event in events]
     assert said_reveals(outputs) == list(range(1, 9))
+
+
+def a_guest(language: str = "en", can_sound: bool = False) -> tuple[GuestSession, RecordingOutputs]:
+    game = Game(2, Random(4))
+    outputs = RecordingOutputs()
+    session = GuestSession(GuestView(Narrator.load(language, seats=2)), cast(TableOutputs, outputs),
+                           lambda _: True, queue.Queue(), can_sound=can_sound)
+    session.take(welcome([game.dealt], game))
+    return session, outputs
+
+
+def test_a_guest_turns_its_own_sounds_on_and_off_where_it_can_play_them() -> None:
+    session, outputs = a_guest(can_sound=True)
+    session.handle("sounds on")
+    assert outputs.texts[-1].startswith("Sounds on") and session.narrator.sounds
+    session.handle("sounds toggle")
+    assert outputs.texts[-1].startswith("Sounds off") and not session.narrator.sounds
+
+
+def test_a_guest_without_speech_is_told_sounds_need_an_output() -> None:
+    session, outputs = a_guest()
+    session.handle("sounds on")
+    assert outputs.texts[-1] == Narrator.load("en", seats=2).say("answer", "sounds_no_output").text
+    assert not session.narrator.sounds
+
+
+def test_a_bengali_guests_help_says_the_voice_hears_english() -> None:
+    session, outputs = a_guest("bn")
+    session.handle("help")
+    assert any("শুধু ইংরেজিতে" in text for text in outputs.texts)

@@ -62,7 +62,8 @@ def run(args: argparse.Namespace) -> int:
             inbox.put(item)  # a host that ended mid-game may resume it: the seat token is kept
 
         session = GuestSession(GuestView(narrator), outputs, send, inbox, log=device.log,
-                               on_token=lambda new: save_token(key, new))
+                               on_token=lambda new: save_token(key, new),
+                               can_sound=device.speech is not None)
         session.address = args.address
         outputs.say(narrator.say("net", "connecting", kind="hint", address=args.address))
 

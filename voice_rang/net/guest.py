@@ -15,9 +15,8 @@ from typing import Any
 import msgspec
 
 from ..engine import Dealt, Event
-from ..messages import Message, Priority
-from ..narration import VERBOSITIES
-from ..table.history import step_history
+from ..messages import Message
+from ..table.answers import Conversation
 from ..table.loop import BARGE_IN, INPUT_ENDED, SPEECH_ENDED, Guess, TableOutputs
 from .client import Connected, ConnectionLost
 from .protocol import (
@@ -40,15 +39,15 @@ REMOTE = frozenset({"turn", "auto-reveal on", "auto-reveal off", "auto-reveal to
 """Commands the host decides."""
 LOCAL = frozenset({"repeat", "status", "help", "history back", "history forward", "quit", "yes", "no",
                    "new game", "faster", "slower", "verbosity brief", "verbosity normal", "verbosity full",
-                   "verbosity cycle", "stop"})
+                   "verbosity cycle", "stop", "sounds on", "sounds off", "sounds toggle"})
 
 
-class GuestSession:
+class GuestSession(Conversation):
     """One guest's seat: the loop, its history and its answers."""
 
     def __init__(self, view: GuestView, outputs: TableOutputs, send: Callable[[ClientMessage], bool],
                  inbox: queue.Queue[Any], log: Callable[[list[Event]], None] | None = None,
-                 on_token: Callable[[str], None] | None = None) -> None:
+                 on_token: Callable[[str], None] | None = None, can_sound: bool = False) -> None:
         self.view = view
         self.narrator = view.narrator
         self.outputs = outputs
@@ -65,6 +64,23 @@ class GuestSession:
         self._on_token = on_token
         self.history: list[Message] = []
         self._cursor: int | None = None
+        self.can_sound = can_sound
+        self._conversation: dict[str, Callable[[], None]] = {
+            "repeat": self._repeat,
+            "history back": lambda: self._step_history(-1),
+            "history forward": lambda: self._step_history(+1),
+            "faster": lambda: self._rate(self.outputs.faster(), "faster"),
+            "slower": lambda: self._rate(self.outputs.slower(), "slower"),
+            "verbosity brief": lambda: self._verbosity("brief"),
+            "verbosity normal": lambda: self._verbosity("normal"),
+            "verbosity full": lambda: self._verbosity("full"),
+            "verbosity cycle": self._cycle_verbosity,
+            "stop": self._stop,
+            "sounds on": lambda: self._set_sounds(True),
+            "sounds off": lambda: self._set_sounds(False),
+            "sounds toggle": lambda: self._set_sounds(None),
+        }
+        """This device's own commands, answered here without asking the host."""
         self._confirming_quit = False
         self._wanted_auto: bool | None = None
         """Auto-reveal asked for before the deal: sent once the game starts."""
@@ -116,15 +132,6 @@ class GuestSession:
     def _finish(self, code: int) -> None:
         self.finished = True
         self.exit_code = code
-
-    def _say(self, message: Message, remember: bool = True) -> None:
-        if remember:
-            self.history.append(message)
-            self._cursor = None
-        self.outputs.say(message)
-
-    def _answer(self, section: str, key: str, seat: int | None = None, **fields: Any) -> None:
-        self._say(self.narrator.say(section, key, seat, **fields))
 
     # ----- from the host ------------------------------------------------------------------------
 
@@ -262,21 +269,12 @@ class GuestSession:
             self._answer("net", "lost")
 
     def _local(self, command: str) -> None:
-        if command == "repeat":
-            if self.history:
-                self._say(self.history[-1], remember=False)
-            else:
-                self._answer("answer", "nothing_to_repeat")
-        elif command == "status":
+        if command == "status":
             for line in self.view.status():
                 self._say(line, remember=False)
         elif command == "help":
-            key = "now_over" if self.view.over else (
-                "now_turn" if self.view.turn == self.view.seat and self.view.started else "now_waiting")
-            self._say(self.narrator.say("help", key), remember=False)
-            self._say(self.narrator.say("help", "keys"), remember=False)
-        elif command in ("history back", "history forward"):
-            self._step_history(-1 if command == "history back" else 1)
+            self._help_lines("now_over" if self.view.over else (
+                "now_turn" if self.view.turn == self.view.seat and self.view.started else "now_waiting"))
         elif command == "quit":
             self._confirming_quit = True
             self._answer("answer", "quit_confirm")
@@ -284,25 +282,5 @@ class GuestSession:
             self._answer("answer", "nothing_to_confirm")
         elif command == "new game":
             self._answer("net", "not_started" if not self.view.started else "host_decides")
-        elif command in ("faster", "slower"):
-            rate = self.outputs.faster() if command == "faster" else self.outputs.slower()
-            if rate is None:
-                self._answer("answer", "rate_text_only")
-            else:
-                self._answer("answer", command, rate=rate)
-        elif command.startswith("verbosity"):
-            level = command.split()[1]
-            if level == "cycle":
-                index = VERBOSITIES.index(self.narrator.verbosity)
-                level = VERBOSITIES[(index + 1) % len(VERBOSITIES)]
-            self.narrator.verbosity = level  # type: ignore[assignment]
-            self._answer("answer", "verbosity", level=level)
-        elif command == "stop":
-            self.outputs.stop()
-            self._say(Message(self.narrator.say("answer", "stopped").text, Priority.CHATTY, "answer"),
-                      remember=False)
-
-    def _step_history(self, step: int) -> None:
-        self._cursor, words = step_history(self.narrator, self.history, self._cursor, step)
-        for message in words:
-            self._say(message, remember=False)
+        else:
+            self._conversation[command]()

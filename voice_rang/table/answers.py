@@ -1,9 +1,11 @@
 """The commands that answer the listener without touching the game: hear it again, the
 status, help, the history, speech rate, verbosity, sounds and stop.
 
-They are the table's (``Table`` inherits them) and are kept here so the table's own module is
-about whose turn it is and what a command does to the game. Each one only reads the game and
-says something, or changes how this device speaks.
+:class:`Conversation` is what every device's dialogue has, the table's and a network guest's
+alike (``voice_rang.net.guest``): the history of what was said and the ways of hearing and
+shaping it. :class:`ListenerAnswers` adds what needs the game itself (status, help), for
+:class:`voice_rang.table.Table`. They are kept here so the table's own module is about whose turn
+it is and what a command does to the game.
 """
 
 from __future__ import annotations
@@ -18,29 +20,18 @@ if TYPE_CHECKING:
     from ..engine import Game
     from .table import Outputs, SeatKind
 
-__all__ = ["ListenerAnswers"]
+__all__ = ["Conversation", "ListenerAnswers"]
 
 
-class ListenerAnswers:
-    """The listener's own commands, for :class:`voice_rang.table.Table`."""
+class Conversation:
+    """One device's side of the dialogue: what it said, and the listener's own commands."""
 
     narrator: Narrator
     outputs: Outputs
-    game: Game | None
-    kinds: list[SeatKind]
-    auto: list[bool]
     history: list[Message]
     can_sound: bool
+    """Whether an output can play sound cues: ``sounds on`` is refused without one."""
     _cursor: int | None
-
-    # ----- shared with the table --------------------------------------------------------
-
-    @property
-    def over(self) -> bool:
-        return self.game is None or self.game.is_over
-
-    def _automatic(self, seat: int) -> bool:
-        return self.kinds[seat] == "computer" or self.auto[seat]
 
     def _say(self, message: Message, remember: bool = True) -> None:
         if remember:
@@ -51,39 +42,17 @@ class ListenerAnswers:
     def _answer(self, section: str, key: str, seat: int | None = None, **fields: Any) -> None:
         self._say(self.narrator.say(section, key, seat, **fields))
 
-    # ----- the commands -------------------------------------------------------------------
-
     def _repeat(self) -> None:
         if not self.history:
             self._answer("answer", "nothing_to_repeat")
             return
         self._say(self.history[-1], remember=False)
 
-    def _status(self) -> None:
-        game = self.game
-        assert game is not None
-        stacks, collected = game.stack_counts(), game.collected_counts()
-        views = [
-            SeatView(seat, stacks[seat], collected[seat], seat not in game.seats_in, self.auto[seat])
-            for seat in range(game.seats)
-        ]
-        turn = None if game.is_over else game.current_seat
-        for message in self.narrator.status(game.reveals, turn, views, game.pile_count,
-                                            game.top_card):
-            self._say(message, remember=False)
-
-    def _help(self) -> None:
-        if self.over:
-            key = "now_over"
-        elif self.game is not None and not self._automatic(self.game.current_seat) and (
-            self.kinds[self.game.current_seat] == "person"
-        ):
-            key = "now_turn"
-        else:
-            key = "now_waiting"
+    def _help_lines(self, key: str) -> None:
+        """Help for now (``key``: ``now_turn``, ``now_waiting``, ``now_over``), then what can be
+        typed in the language when the voice hears another, then the keys."""
         self._say(self.narrator.say("help", key), remember=False)
         if self.narrator.prompts.messages["help"].get("voice_language"):
-            # what can be typed in the language when the voice hears another
             self._say(self.narrator.say("help", "voice_language"), remember=False)
         self._say(self.narrator.say("help", "keys"), remember=False)
 
@@ -122,3 +91,40 @@ class ListenerAnswers:
                   remember=False)
 
 
+class ListenerAnswers(Conversation):
+    """The listener's own commands that read the game, for :class:`voice_rang.table.Table`."""
+
+    game: Game | None
+    kinds: list[SeatKind]
+    auto: list[bool]
+
+    @property
+    def over(self) -> bool:
+        return self.game is None or self.game.is_over
+
+    def _automatic(self, seat: int) -> bool:
+        return self.kinds[seat] == "computer" or self.auto[seat]
+
+    def _status(self) -> None:
+        game = self.game
+        assert game is not None
+        stacks, collected = game.stack_counts(), game.collected_counts()
+        views = [
+            SeatView(seat, stacks[seat], collected[seat], seat not in game.seats_in, self.auto[seat])
+            for seat in range(game.seats)
+        ]
+        turn = None if game.is_over else game.current_seat
+        for message in self.narrator.status(game.reveals, turn, views, game.pile_count,
+                                            game.top_card):
+            self._say(message, remember=False)
+
+    def _help(self) -> None:
+        if self.over:
+            key = "now_over"
+        elif self.game is not None and not self._automatic(self.game.current_seat) and (
+            self.kinds[self.game.current_seat] == "person"
+        ):
+            key = "now_turn"
+        else:
+            key = "now_waiting"
+        self._help_lines(key)
