@@ -65,22 +65,6 @@ class GuestSession(Conversation):
         self.history: list[Message] = []
         self._cursor: int | None = None
         self.can_sound = can_sound
-        self._conversation: dict[str, Callable[[], None]] = {
-            "repeat": self._repeat,
-            "history back": lambda: self._step_history(-1),
-            "history forward": lambda: self._step_history(+1),
-            "faster": lambda: self._rate(self.outputs.faster(), "faster"),
-            "slower": lambda: self._rate(self.outputs.slower(), "slower"),
-            "verbosity brief": lambda: self._verbosity("brief"),
-            "verbosity normal": lambda: self._verbosity("normal"),
-            "verbosity full": lambda: self._verbosity("full"),
-            "verbosity cycle": self._cycle_verbosity,
-            "stop": self._stop,
-            "sounds on": lambda: self._set_sounds(True),
-            "sounds off": lambda: self._set_sounds(False),
-            "sounds toggle": lambda: self._set_sounds(None),
-        }
-        """This device's own commands, answered here without asking the host."""
         self._confirming_quit = False
         self._wanted_auto: bool | None = None
         """Auto-reveal asked for before the deal: sent once the game starts."""
@@ -283,4 +267,4 @@ class GuestSession(Conversation):
         elif command == "new game":
             self._answer("net", "not_started" if not self.view.started else "host_decides")
         else:
-            self._conversation[command]()
+            self._own_commands()[command]()

@@ -10,6 +10,7 @@ it is and what a command does to the game.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from ..messages import Message, Priority
@@ -41,6 +42,24 @@ class Conversation:
 
     def _answer(self, section: str, key: str, seat: int | None = None, **fields: Any) -> None:
         self._say(self.narrator.say(section, key, seat, **fields))
+
+    def _own_commands(self) -> dict[str, Callable[[], None]]:
+        """The commands this device answers by itself, by id."""
+        return {
+            "repeat": self._repeat,
+            "history back": lambda: self._step_history(-1),
+            "history forward": lambda: self._step_history(+1),
+            "faster": lambda: self._rate(self.outputs.faster(), "faster"),
+            "slower": lambda: self._rate(self.outputs.slower(), "slower"),
+            "verbosity brief": lambda: self._verbosity("brief"),
+            "verbosity normal": lambda: self._verbosity("normal"),
+            "verbosity full": lambda: self._verbosity("full"),
+            "verbosity cycle": self._cycle_verbosity,
+            "stop": self._stop,
+            "sounds on": lambda: self._set_sounds(True),
+            "sounds off": lambda: self._set_sounds(False),
+            "sounds toggle": lambda: self._set_sounds(None),
+        }
 
     def _repeat(self) -> None:
         if not self.history:
