@@ -99,11 +99,11 @@ def live_recognizer(commands: CommandSet, *, language: str = "en",
                     personal: bool = True) -> NeuralRecognizer | Recognizer:
     """What ``voice-rang play`` and ``voice-rang recognize`` listen with.
 
-    With the player's enrolled takes (and ``personal``): the neural rule with them, which heard 98 %
-    of enrolled voices' clean commands against 55 % for the grammar decoders alone. Without: the
-    grammar decoders alone, as released, since the stock head did not yet beat them on every
-    held-out figure (it lost clean commands of CMU slt, and asked instead of acting in a live
-    game's auto-reveal; docs/voice.md). ``recognize --no-personal`` leaves the takes out."""
+    With the player's enrolled takes (and ``personal``): the neural rule with them, which heard
+    98-100 % of held-out enrolled voices' clean commands against 55 % for the grammar decoders
+    alone. Without: the grammar decoders alone, as released: the stock head hears more commands
+    in every held-out condition but took more talk in noise and rooms (docs/voice.md).
+    ``recognize --no-personal`` leaves the takes out."""
     voice = PersonalVoice.load(known=set(commands.phrases)) if personal else None
     if voice:
         return NeuralRecognizer(commands, language=language, personal=voice)
