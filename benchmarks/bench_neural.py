@@ -161,6 +161,10 @@ def _init() -> None:
 
     _state["recognizer"] = NeuralRecognizer(CommandSet.load("en"))
     _state["personal"] = {}
+    if _state.get("compare"):
+        from voice_rang.listen.command_head import CommandHead
+
+        _state["other"] = CommandHead(_state["compare"])
 
 
 def _personal(item: dict[str, Any]) -> Any:
@@ -194,14 +198,19 @@ def _decode(item: dict[str, Any]) -> dict[str, Any]:
     row = {k: v for k, v in item.items() if not k.startswith("_")}
     said = recognizer.last
     for name, rule in rules(recognizer.head.accept, recognizer.head.ask).items():
-        answers = [decide(h, s, None, rule, None) for h, s, _ in said]
+        answers = [decide(h, s, None, rule, None) for h, s, _, _ in said]
         result = summarize(answers)
         row[name] = {"command": result.command, "unsure": result.unsure, "reason": result.reason}
+    if "other" in _state:
+        other = _state["other"]
+        rule = rules(other.accept, other.ask)["live rule (+ trust)"]
+        result = summarize([decide(h, other.scores(u), None, rule, None) for h, _, _, u in said])
+        row["other head"] = {"command": result.command, "unsure": result.unsure, "reason": result.reason}
     if item["kind"] == "test":
         base = rules(recognizer.head.accept, recognizer.head.ask)["live rule (+ trust)"]
-        result = summarize([decide(h, s, None, base, m) for h, s, m in said])
+        result = summarize([decide(h, s, None, base, m) for h, s, m, _ in said])
         row["personal"] = {"command": result.command, "unsure": result.unsure, "reason": result.reason}
-    row["ms"] = max((h.ms for h, _, _ in said), default=0.0)
+    row["ms"] = max((h.ms for h, _, _, _ in said), default=0.0)
     return row
 
 
@@ -275,12 +284,15 @@ def score(args: argparse.Namespace) -> int:
         items = [it for it in items if it["kind"] == "test"]
     if args.limit:
         items = items[::args.limit]
+    _state["compare"] = args.compare_head
     with ProcessPoolExecutor(args.workers, initializer=_init) as pool:
         rows = list(pool.map(_decode, items, chunksize=4))
     out = OUT / f"scores-{args.set}{'-enrolled' if args.only_enrolled else ''}.jsonl"
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
     columns = ["released", "head alone", "head + veto + rescue", "live rule (+ trust)"]
+    if args.compare_head:
+        columns.insert(1, "other head")
     if any(r["kind"] == "test" for r in rows):
         columns.append("personal")
     print("\n".join(table(rows, columns)))
@@ -299,6 +311,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--limit", type=int, default=0, help="score every Nth recording")
     parser.add_argument("--only-enrolled", action="store_true", help="only the enrolled voices' new takes")
+    parser.add_argument("--compare-head", default=None, metavar="NPZ",
+                        help="also score another head's weights (its live rule) on the same decoding")
     args = parser.parse_args(argv)
     return make(args) if args.action == "make" else score(args)
 

@@ -125,11 +125,57 @@ def frame(rng: np.random.Generator, speech: np.ndarray) -> np.ndarray:
     return np.concatenate([before, speech, after])
 
 
+def shift_formants(samples: np.ndarray, alpha: float) -> np.ndarray:
+    """The same voice with a vocal tract ``alpha`` times shorter (formants moved up by ``alpha``,
+    down when under 1), pitch and timing unchanged: a new speaker, as vocal tract length
+    perturbation makes one. Each 32 ms frame's spectral envelope (its cepstrum's first
+    coefficients) is warped along frequency while the harmonics (what is left) stay put; the
+    phase is kept, and frames are overlapped and added back."""
+    n_fft, hop = 512, 128
+    if len(samples) < n_fft:
+        return samples
+    window = np.hanning(n_fft + 1)[:-1].astype(np.float32)
+    padded = np.concatenate([np.zeros(n_fft), samples, np.zeros(n_fft)]).astype(np.float32)
+    count = (len(padded) - n_fft) // hop + 1
+    index = np.arange(n_fft)[None, :] + hop * np.arange(count)[:, None]
+    spectrum = np.fft.rfft(padded[index] * window, axis=1)
+    log_magnitude = np.log(np.abs(spectrum) + 1e-3)
+    cepstrum = np.fft.irfft(log_magnitude, n_fft, axis=1)
+    lifter = np.zeros(n_fft)
+    lifter[:30] = 1.0
+    lifter[-29:] = 1.0
+    envelope = np.fft.rfft(cepstrum * lifter, axis=1).real
+    bins = np.arange(envelope.shape[1], dtype=np.float64)
+    warped = np.stack([np.interp(bins / alpha, bins, row) for row in envelope])
+    shifted = np.exp(log_magnitude - envelope + warped) * np.exp(1j * np.angle(spectrum))
+    frames = np.fft.irfft(shifted, n_fft, axis=1) * window
+    out = np.zeros(len(padded))
+    norm = np.zeros(len(padded))
+    np.add.at(out, index, frames)
+    np.add.at(norm, index, np.broadcast_to(window ** 2, frames.shape))
+    out = out / np.maximum(norm, 1e-3)
+    return out[n_fft:n_fft + len(samples)].astype(np.float32)
+
+
+def new_speaker(rng: np.random.Generator, speech: np.ndarray) -> tuple[np.ndarray, str]:
+    """A take made to sound like someone else: formants shifted (0.8-1.25x, a child's or a large
+    man's vocal tract) and pitch and pace moved apart from them (a tape change of 0.85-1.18x),
+    so that formants and pitch vary independently, as they do between people."""
+    alpha = float(np.exp(rng.uniform(np.log(0.8), np.log(1.25))))
+    tape = float(np.exp(rng.uniform(np.log(0.85), np.log(1.18))))
+    speech = shift_formants(resample(speech, tape), alpha / tape)
+    return speech, f"formants x{alpha:.2f}, pitch x{tape:.2f}"
+
+
 def condition(rng: np.random.Generator, speech: np.ndarray, talk: list[np.ndarray], *,
-              clean_share: float = 0.2) -> tuple[np.ndarray, str]:
-    """One take heard in a random room and noise; its samples and a short description."""
+              clean_share: float = 0.2, new_speaker_share: float = 0.0) -> tuple[np.ndarray, str]:
+    """One take heard in a random room and noise; its samples and a short description.
+    ``new_speaker_share`` of the takes are first made to sound like another speaker."""
     described = []
     speech = resample(trim(speech), float(rng.uniform(0.9, 1.1)))
+    if new_speaker_share > 0 and rng.random() < new_speaker_share:
+        speech, voice = new_speaker(rng, speech)
+        described.append(voice)
     speech = frame(rng, speech)
     if rng.random() < 0.5:
         rt60 = float(rng.uniform(0.15, 1.0))

