@@ -45,12 +45,15 @@ def voice_game(server: AudioServer, *extra: str) -> Iterator[tuple[subprocess.Po
 @contextmanager
 def voice_game_on_its_own_server(*extra: str) -> Iterator[tuple[AudioServer, subprocess.Popen[str], LineWatch]]:
     """A spoken, listening game on a sound server of its own (to kill, freeze or restart), a
-    second after the host's first turn was offered."""
+    second after the host's first turn was offered and the microphone opened. The microphone
+    opens on a thread of its own, after the recogniser has loaded: on a busy machine that comes
+    after the first turn, and a server frozen before it is a game started on a frozen server."""
     from audio_server import start_audio_server
 
     server = start_audio_server()
     try:
         with voice_game(server, *extra) as (process, lines, _):
+            assert lines.wait_for("Listening: say turn", timeout=60), lines.lines
             assert lines.wait_for("Your turn: say turn", timeout=20), lines.lines
             time.sleep(1.0)
             yield server, process, lines
