@@ -71,8 +71,9 @@ def say_and_expect(server: AudioServer, lines: LineWatch, phrase: str, answer: s
                    timeout: float = 10) -> float:
     """Say ``phrase`` into the microphone and wait for a printed line with ``answer``; when it
     was said."""
+    words = synthesize(phrase)
     said = time.monotonic()
-    server.say_into_microphone(synthesize(phrase))
+    server.say_into_microphone(words)
     assert lines.wait_for(answer, timeout=timeout, after=said), lines.since(said)
     return said
 
@@ -122,6 +123,7 @@ def test_spoken_auto_reveal_pauses_for_the_player_so_auto_reveal_off_is_heard(
         assert lines.wait_for("You: the ", timeout=20, after=said), lines.since(said)
         card_said = speaker.first_sound_after(time.monotonic() - 0.2, timeout=5)
         assert card_said is not None, "the card turned by auto-reveal was not spoken"
+        synthesize("auto reveal off")  # ready to say the moment the game falls quiet
         assert speaker.wait_quiet(0.6, timeout=20), "spoken auto-reveal left no pause to speak in"
         off = say_and_expect(audio_server, lines, "auto reveal off", "Auto-reveal off")
         assert lines.wait_for("Your turn", timeout=30, after=off), lines.since(off)
