@@ -307,6 +307,17 @@ def test_a_game_started_on_a_frozen_sound_server_says_so_and_plays_by_keyboard()
         server.stop()
 
 
+def talking_now(speaker: SpeakerWatch, timeout: float) -> bool:
+    """Wait until the last 50 ms the speaker played were loud."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        now = time.monotonic()
+        if speaker.loudest_between(now - 0.05, now) >= THRESHOLD:
+            return True
+        time.sleep(0.005)
+    return False
+
+
 @pytest.mark.parametrize("headphones", [True, False])
 def test_with_headphones_a_command_said_over_the_game_is_heard_and_without_them_it_is_not(
         audio_server: AudioServer, headphones: bool) -> None:
@@ -321,8 +332,11 @@ def test_with_headphones_a_command_said_over_the_game_is_heard_and_without_them_
         process.stdin.flush()
         talking = speaker.first_sound_after(asked, timeout=5)
         assert talking is not None
-        time.sleep(0.5)
         turn = synthesize("turn")
+        time.sleep(0.5)
+        # Said while a sentence is playing, not in the pause between two (longer on a busy
+        # machine, where the next sentence may not be ready when the last one ends).
+        assert talking_now(speaker, timeout=10), "the game never talked long enough"
         ends = audio_server.say_into_microphone(turn)
         begins = ends - len(turn) / 32000
         acted = lines.wait_for("You: the ", timeout=4, after=begins)
