@@ -38,13 +38,10 @@ from voice_rang.messages import Message  # noqa: E402
 from voice_rang.narration import VERBOSITIES, Narrator  # noqa: E402
 from voice_rang.prompts import load_prompts  # noqa: E402
 from voice_rang.speech.cues import cue_pcm  # noqa: E402
-from voice_rang.speech.spoken import (  # noqa: E402
-    CUE_GAP,
-    DEFAULT_RATE,
-    PAUSE_BETWEEN,
-    _trim_leading_silence,
-    _trim_trailing_silence,
-)
+from voice_rang.speech.pcm import trim_leading_silence, trim_trailing_silence  # noqa: E402
+from voice_rang.speech.playback import PAUSE_BETWEEN  # noqa: E402
+from voice_rang.speech.rendering import CUE_GAP  # noqa: E402
+from voice_rang.speech.spoken import DEFAULT_RATE  # noqa: E402
 from voice_rang.speech.synth import open_synthesizer  # noqa: E402
 
 
@@ -62,7 +59,7 @@ class Clock:
             parts: list[bytes] = []
             self.synth.render(text, lambda chunk: parts.append(chunk) or True, rate=DEFAULT_RATE,
                               volume=1.0, voice=self.voice)
-            pcm = _trim_trailing_silence(_trim_leading_silence(b"".join(parts)))
+            pcm = trim_trailing_silence(trim_leading_silence(b"".join(parts)))
             self._seconds[text] = len(pcm) / 2 / self.rate
         return self._seconds[text]
 

@@ -83,6 +83,7 @@ class AudioServer:
             return not self._queue
 
     def _feed(self) -> None:
+        realtime()  # a microphone keeps real time, however busy the machine
         chunk_bytes = int(MIC_RATE * _CHUNK_SECONDS) * 2
         silence = b"\0" * chunk_bytes
         with open(self.fifo, "wb", buffering=0) as pipe:
@@ -192,6 +193,16 @@ def _launch(env: dict[str, str], fifo: Path) -> None:
     ):
         subprocess.run(["pactl", *args], env=env, check=True, capture_output=True)
     _realtime(Path(env["PULSE_RUNTIME_PATH"]) / "pid")
+
+
+def realtime(task: int = 0) -> None:
+    """Give one thread (``task``, a thread or process id; the calling thread by default) the
+    real-time scheduling the sound server's threads get. For the rig's stand-ins for hardware: a
+    real microphone keeps time and a real speaker plays whatever the load, so the thread feeding
+    the pipe microphone and the readers of the speaker's monitor must not fall behind a CPU hog,
+    or a test measures the rig instead of the game. Best effort, like :func:`_realtime`."""
+    with contextlib.suppress(OSError, AttributeError):
+        os.sched_setscheduler(task, os.SCHED_RR, os.sched_param(5))
 
 
 def _realtime(pid_file: Path) -> None:

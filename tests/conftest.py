@@ -39,13 +39,18 @@ def audio_server() -> Iterator[AudioServer]:
 
 
 @pytest.fixture(autouse=True, scope="session")
-def _private_voice_takes(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
-    """Takes of a voice enrolled on this machine never reach a test: a data directory of its own
-    (``voice-rang enroll`` keeps them under ``$XDG_DATA_HOME``), inherited by every process."""
-    saved = os.environ.get("XDG_DATA_HOME")
-    os.environ["XDG_DATA_HOME"] = str(tmp_path_factory.mktemp("xdg-data"))
+def _private_user_directories(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """No test reads or writes the user's own files, and no two test processes share theirs:
+    a data directory (``voice-rang enroll`` keeps voice takes under ``$XDG_DATA_HOME``) and a
+    state directory (saved games and seat tokens, under ``$XDG_STATE_HOME``) of the session's
+    own, inherited by every process it starts. Under ``pytest -n`` each worker has its own."""
+    names = ("XDG_DATA_HOME", "XDG_STATE_HOME")
+    saved = {name: os.environ.get(name) for name in names}
+    for name in names:
+        os.environ[name] = str(tmp_path_factory.mktemp(name.lower().replace("_", "-")))
     yield
-    if saved is None:
-        os.environ.pop("XDG_DATA_HOME", None)
-    else:
-        os.environ["XDG_DATA_HOME"] = saved
+    for name, value in saved.items():
+        if value is None:
+            os.environ.pop(name, None)
+        else:
+            os.environ[name] = value

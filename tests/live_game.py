@@ -15,7 +15,7 @@ import time
 from dataclasses import dataclass, field
 from typing import IO
 
-from audio_server import AudioServer
+from audio_server import AudioServer, realtime
 
 __all__ = ["CHUNK", "RATE", "THRESHOLD", "LineWatch", "SpeakerWatch", "rms"]
 
@@ -42,9 +42,11 @@ class SpeakerWatch:
         self._process = subprocess.Popen(
             ["parec", "-d", self.device, "--raw", "--format=s16le", f"--rate={RATE}", "--channels=1",
              "--latency-msec=10"], stdout=subprocess.PIPE, env=self.server.env)
+        realtime(self._process.pid)
         threading.Thread(target=self._read, daemon=True).start()
 
     def _read(self) -> None:
+        realtime()  # stamps on arrival: a reader left behind by a CPU hog would stamp late
         assert self._process.stdout is not None
         while True:
             data = self._process.stdout.read(CHUNK * 2)

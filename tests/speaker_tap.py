@@ -10,6 +10,8 @@ import subprocess
 import threading
 import time
 
+from audio_server import realtime
+
 __all__ = ["RATE", "SpeakerTap"]
 
 RATE = 16000
@@ -35,10 +37,12 @@ class SpeakerTap:
         self._samples = array.array("h")
         self._ends: list[int] = []
         self._arrivals: list[float] = []
+        realtime(self._process.pid)
         self._lock = threading.Lock()
         threading.Thread(target=self._read, daemon=True).start()
 
     def _read(self) -> None:
+        realtime()  # stamps on arrival: a reader left behind by a CPU hog would stamp late
         assert self._process.stdout is not None
         fd = self._process.stdout.fileno()
         pending = b""

@@ -8,6 +8,7 @@ at all (see docs/voice.md).
 from __future__ import annotations
 
 import array
+import functools
 import math
 import os
 import random
@@ -26,8 +27,11 @@ def trim(pcm: bytes, threshold: int = 300) -> bytes:
     return samples[loud[0] : loud[-1] + 1].tobytes() if loud else b""
 
 
+@functools.cache
 def synthesize(text: str, voice: str = "rms") -> bytes:
-    """``text`` spoken by a flite voice, trimmed, as 16 kHz mono PCM16."""
+    """``text`` spoken by a flite voice, trimmed, as 16 kHz mono PCM16. Made once a process (flite
+    is deterministic): two programs run for every phrase take a moment on a busy machine, and a
+    test that says something the moment the game falls quiet must not speak late."""
     handle, path = tempfile.mkstemp(suffix=".wav")
     os.close(handle)
     try:
@@ -58,8 +62,10 @@ ROOM_REVERB = {0.5: ("40", "50", "50"), 0.8: ("50", "50", "60")}
 give, measured on a click (the corpus script uses the same: benchmarks/voice_corpus.py)."""
 
 
+@functools.lru_cache(maxsize=256)
 def in_a_room(pcm: bytes, rt60_s: float = 0.8) -> bytes:
-    """``pcm`` as a microphone across a reverberant room hears it: direct sound plus the echo."""
+    """``pcm`` as a microphone across a reverberant room hears it: direct sound plus the echo
+    (sox is deterministic with ``-R``, so each is made once a process)."""
     return subprocess.run(
         ["sox", "-R", "-t", "raw", "-r", str(RATE), "-c", "1", "-b", "16", "-e", "signed", "-",
          "-t", "raw", "-", "reverb", *ROOM_REVERB[rt60_s], "channels", "1"],

@@ -101,6 +101,13 @@ def settled(calls: Calls, timeout: float = 20.0) -> None:
         time.sleep(0.05)
 
 
+def until(condition: Callable[[], bool], timeout: float = 20.0) -> None:
+    """Wait for ``condition()``, which the listener's thread makes true at the machine's pace."""
+    deadline = time.monotonic() + timeout
+    while not condition() and time.monotonic() < deadline:
+        time.sleep(0.01)
+
+
 def wait_until(moment: float, extra: float = 1.2) -> None:
     time.sleep(max(0.0, moment - time.monotonic()) + extra)
 
@@ -139,16 +146,20 @@ def test_every_start_of_speech_gets_its_end_even_when_the_game_talks_over_it(
     wait_until(audio_server.say_into_microphone(speak("the cat sat on the mat")))
     settled(calls)
     assert calls.starts >= 1 and calls.ends == calls.starts, calls.order
-    # Cut off: the game starts speaking in the middle of a sentence.
-    audio_server.say_into_microphone(speak("what a lucky run of cards that was for everyone"))
-    time.sleep(1.0)
+    # Cut off: the game starts speaking in the middle of a sentence (six seconds long, so its
+    # start is heard well before its end even when decoding lags behind a CPU hog).
+    before = calls.starts
+    _, fed, _ = audio_server.say_and_mark(speak(
+        "what a lucky run of cards that was for everyone at the table and for the dealer too"))
+    until(lambda: calls.starts > before)
     assert calls.order[-1] == "start", calls.order  # words in progress
+    assert not fed.is_set(), "the sentence was over before its start was heard"
     listener.set_output_activity(True, time.monotonic())
-    time.sleep(0.3)
+    until(lambda: calls.order[-1] == "end")
     assert calls.order[-1] == "end", calls.order
     listener.set_output_activity(False, time.monotonic())
     # The rest of the sentence, heard once the game is quiet, starts words of its own.
-    time.sleep(2.5)
+    assert fed.wait(timeout=60), "the microphone was never fed"
     settled(calls)
     assert calls.ends == calls.starts, calls.order
 
@@ -158,6 +169,7 @@ def test_ordinary_talk_into_the_microphone_triggers_no_command(
     _, calls = listening
     wait_until(audio_server.say_into_microphone(speak("the cat sat on the mat")))
     wait_until(audio_server.say_into_microphone(speak("seven of clubs")))
+    settled(calls)  # every word heard is decoded before nothing is found in it
     assert calls.commands == []
 
 

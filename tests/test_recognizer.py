@@ -7,6 +7,7 @@ much as it hears people (see docs/voice.md), so these tests can ask for every-da
 from __future__ import annotations
 
 import array
+import functools
 import json
 import math
 import random
@@ -52,9 +53,11 @@ CLEAR = {
 VOICES = ("kal16", "rms")
 
 
+@functools.cache
 def speak(text: str, voice: str = "kal16", stretch: float = 1.0, rate: int = 16000,
           channels: int = 1) -> bytes:
-    """flite speech as raw PCM16 with a little silence around it."""
+    """flite speech as raw PCM16 with a little silence around it, made once a process (flite is
+    deterministic, and several tests say the same phrases)."""
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "speech.wav"
         subprocess.run(["flite", "-voice", voice, "--setf", f"duration_stretch={stretch}",

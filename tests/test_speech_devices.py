@@ -50,7 +50,8 @@ def test_no_outputs_at_all_says_what_to_do() -> None:
 
 def test_starting_portaudio_prints_nothing_to_stderr() -> None:
     code = (
-        "from voice_rang.speech.devices import end_portaudio, list_devices, portaudio\n"
+        "from voice_rang.speech.devices import list_devices\n"
+        "from voice_rang.speech.portaudio import end_portaudio, portaudio\n"
         "pa = portaudio(); print(len(list_devices(pa))); end_portaudio()\n"
         "import sys; print('still heard', file=sys.stderr)\n"
     )
@@ -124,7 +125,7 @@ def test_speaker_and_microphone_share_one_portaudio_started_once(audio_server: o
         "from voice_rang.commands import CommandSet\n"
         "from voice_rang.listen import VoiceListener\n"
         "from voice_rang.speech import SpeechOutput\n"
-        "from voice_rang.speech.devices import end_portaudio, portaudio_counts\n"
+        "from voice_rang.speech.portaudio import end_portaudio, portaudio_counts\n"
         "mic = VoiceListener(CommandSet.load('en'), on_command=print)\n"
         "mic.start()\n"
         "for _ in range(2):\n"
@@ -161,7 +162,7 @@ def test_trial_open_in_a_child_says_ok_for_a_live_server_and_not_yet_for_one_gon
     an ALSA open meets a sound server that is going away."""
     from audio_server import start_audio_server
 
-    from voice_rang.speech.devices import probe_open
+    from voice_rang.speech.portaudio import probe_open
 
     options = _speaker_options()
     assert probe_open(options)
@@ -177,7 +178,7 @@ def test_trial_open_in_a_child_on_a_frozen_server_says_not_yet_within_its_time(
 ) -> None:
     from audio_server import start_audio_server
 
-    from voice_rang.speech.devices import probe_open
+    from voice_rang.speech.portaudio import probe_open
 
     options = _speaker_options()
     frozen = start_audio_server()

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from .base import Output, TextOutput, one_line
 
 if TYPE_CHECKING:
-    from .devices import quiet_pyaudio
+    from .quiet import quiet_pyaudio
     from .spoken import SpeechOutput, SpeechUnavailable
 
 __all__ = ["Output", "SpeechOutput", "SpeechUnavailable", "TextOutput", "one_line", "quiet_pyaudio"]
@@ -23,7 +23,7 @@ def __getattr__(name: str) -> Any:
 
         return getattr(spoken, name)
     if name == "quiet_pyaudio":
-        from . import devices
+        from . import quiet
 
-        return devices.quiet_pyaudio
+        return quiet.quiet_pyaudio
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

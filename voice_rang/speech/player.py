@@ -30,18 +30,9 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from .devices import (
-    AudioDevice,
-    DeviceNotFound,
-    SoundSystemNotAnswering,
-    close_stream,
-    close_without_waiting,
-    find_output_device,
-    list_devices,
-    open_stream,
-    portaudio,
-    reopen_stream,
-)
+from .deadlines import SoundSystemNotAnswering, close_without_waiting
+from .devices import AudioDevice, DeviceNotFound, find_output_device, list_devices
+from .portaudio import close_stream, open_stream, portaudio, reopen_stream
 
 __all__ = ["STALL_SECONDS", "PlaybackError", "Player", "PlayerUnavailable"]
 

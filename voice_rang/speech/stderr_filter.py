@@ -6,7 +6,7 @@ ALSA host prints a trail of its own checks to file descriptor 2, ten lines or mo
 'src/hostapi/alsa/pa_linux_alsa.c', line: 2928``. A screen-reader user hears every one of them
 after the game's own one-line explanation. PortAudio offers no switch for this in the library
 PyAudio loads (its debug-print hook is not exported), and the failure happens on a background
-thread at any time, so :func:`quiet_pyaudio <voice_rang.speech.devices.quiet_pyaudio>`'s
+thread at any time, so :func:`quiet_pyaudio <voice_rang.speech.quiet.quiet_pyaudio>`'s
 short redirection cannot cover it.
 
 :func:`filter_native_stderr` therefore puts a pipe in front of descriptor 2: a thread copies
