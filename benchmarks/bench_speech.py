@@ -113,7 +113,7 @@ def bench_baseline(tap: SpeakerTap, count: int) -> dict[str, object]:
     import pyaudio
 
     from voice_rang.speech import SpeechOutput
-    from voice_rang.speech.devices import close_stream, open_stream
+    from voice_rang.speech.portaudio import close_stream, open_stream
 
     keep_awake = SpeechOutput()  # idle: only keeps the null sink from sleeping
     starts = []

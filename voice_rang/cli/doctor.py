@@ -51,15 +51,13 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _check(args: argparse.Namespace, say: Callable[[str], None]) -> int:
-    from voice_rang.speech.devices import (
+    from voice_rang.speech.deadlines import (
         START_TIMEOUT_S,
-        AudioDevice,
         SoundSystemNotAnswering,
         answer_within,
-        describe_devices,
-        list_devices,
         sound_system_stuck,
     )
+    from voice_rang.speech.devices import AudioDevice, describe_devices, list_devices
 
     synth_ok = _check_synthesizer(args, say)
 
@@ -104,7 +102,7 @@ def _check(args: argparse.Namespace, say: Callable[[str], None]) -> int:
 
 
 def _check_synthesizer(args: argparse.Namespace, say: Callable[[str], None]) -> bool:
-    from voice_rang.speech.devices import START_TIMEOUT_S, SoundSystemNotAnswering, answer_within
+    from voice_rang.speech.deadlines import START_TIMEOUT_S, SoundSystemNotAnswering, answer_within
     from voice_rang.speech.synth import SynthUnavailable, open_synthesizer
 
     try:

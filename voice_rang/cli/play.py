@@ -327,7 +327,7 @@ class VoiceStarter:
             from ..listen import MicrophoneUnavailable, VoiceListener
             from ..listen.microphone import TURN_TAKING_GAP_S
             from ..listen.neural import live_recognizer
-            from ..speech.devices import START_TIMEOUT_S, SoundSystemNotAnswering, answer_within
+            from ..speech.deadlines import START_TIMEOUT_S, SoundSystemNotAnswering, answer_within
         except ImportError as error:  # pragma: no cover - broken installation
             self._say("answer", "voice_off", reason=f"{error}.")
             self._gave_up()

@@ -28,14 +28,8 @@ from functools import partial
 from typing import Any
 
 from ..commands import CommandSet
-from ..speech.devices import (
-    SoundSystemNotAnswering,
-    close_stream,
-    close_without_waiting,
-    open_stream,
-    portaudio,
-    reopen_stream,
-)
+from ..speech.deadlines import SoundSystemNotAnswering, close_without_waiting
+from ..speech.portaudio import close_stream, open_stream, portaudio, reopen_stream
 from .endpoint import Endpointer
 from .recognizer import MIN_GAP_MS, SAMPLE_RATE, Recognition, Recognizer
 from .results import StreamingRecognizer

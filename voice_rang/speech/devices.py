@@ -3,10 +3,6 @@
 Receives the process's PortAudio (:func:`~voice_rang.speech.portaudio.portaudio`); emits
 :class:`AudioDevice` records, the one output a person asked for (or one sentence saying why
 there is none), and one line of device names for ``doctor``. Nothing here prints.
-
-The names of the PortAudio lifecycle (:mod:`voice_rang.speech.portaudio`), of the deadlines
-(:mod:`voice_rang.speech.deadlines`) and of the quiet start (:mod:`voice_rang.speech.quiet`) can
-be imported from here too, with the devices they open.
 """
 
 from __future__ import annotations
@@ -14,45 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .deadlines import (
-    START_TIMEOUT_S,
-    SoundSystemNotAnswering,
-    answer_within,
-    close_without_waiting,
-    sound_system_stuck,
-)
-from .portaudio import (
-    close_stream,
-    end_portaudio,
-    open_stream,
-    portaudio,
-    portaudio_counts,
-    probe_open,
-    reopen_stream,
-)
-from .quiet import quiet_pyaudio, silence_alsa_errors
+from .portaudio import portaudio
 
-__all__ = [
-    "START_TIMEOUT_S",
-    "AudioDevice",
-    "DeviceNotFound",
-    "SoundSystemNotAnswering",
-    "answer_within",
-    "close_stream",
-    "close_without_waiting",
-    "describe_devices",
-    "end_portaudio",
-    "find_output_device",
-    "list_devices",
-    "open_stream",
-    "portaudio",
-    "portaudio_counts",
-    "probe_open",
-    "quiet_pyaudio",
-    "reopen_stream",
-    "silence_alsa_errors",
-    "sound_system_stuck",
-]
+__all__ = ["AudioDevice", "DeviceNotFound", "describe_devices", "find_output_device", "list_devices"]
 
 
 class DeviceNotFound(LookupError):
