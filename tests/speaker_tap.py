@@ -9,10 +9,16 @@ import os
 import subprocess
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import TYPE_CHECKING
 
 from audio_server import realtime
 
-__all__ = ["RATE", "SpeakerTap"]
+if TYPE_CHECKING:
+    from voice_rang.speech import SpeechOutput
+
+__all__ = ["RATE", "SpeakerTap", "warmed_up_tap"]
 
 RATE = 16000
 
@@ -112,3 +118,22 @@ class SpeakerTap:
     def close(self) -> None:
         self._process.terminate()
         self._process.wait(timeout=5)
+
+
+@contextmanager
+def warmed_up_tap(speech: SpeechOutput) -> Iterator[SpeakerTap]:
+    """A tap on the test server's speaker that has heard audio, after ``speech`` has said one word
+    through it: the sink stalls once for a new monitor stream, and no test should listen to that."""
+    from voice_rang.messages import Message
+
+    speaker = SpeakerTap(dict(os.environ))
+    try:
+        deadline = time.monotonic() + 10
+        while not speaker.has_audio() and time.monotonic() < deadline:
+            time.sleep(0.02)
+        speech.say(Message("Ready."))
+        assert speech.wait_until_done(timeout=10)
+        time.sleep(0.5)
+        yield speaker
+    finally:
+        speaker.close()

@@ -21,7 +21,7 @@ from random import Random
 import numpy as np
 import pytest
 from cue_finder import RATE, best_match, cue_template, find_cue
-from speaker_tap import SpeakerTap
+from speaker_tap import SpeakerTap, warmed_up_tap
 from test_play import VOICE_RANG
 
 from voice_rang.engine import Game, Revealed
@@ -43,15 +43,8 @@ def speech(audio_server: object) -> Iterator[SpeechOutput]:
 
 @pytest.fixture(scope="module")
 def tap(audio_server: object, speech: SpeechOutput) -> Iterator[SpeakerTap]:
-    speaker = SpeakerTap(dict(os.environ))
-    deadline = time.monotonic() + 10
-    while not speaker.has_audio() and time.monotonic() < deadline:
-        time.sleep(0.02)
-    speech.say(Message("Ready."))  # the sink stalls once for a new monitor stream
-    assert speech.wait_until_done(timeout=10)
-    time.sleep(0.5)
-    yield speaker
-    speaker.close()
+    with warmed_up_tap(speech) as speaker:
+        yield speaker
 
 
 def recorded(tap: SpeakerTap, start: float, end: float) -> np.ndarray:

@@ -18,7 +18,7 @@ from contextlib import contextmanager
 
 import pytest
 from audio_server import AudioServer
-from speaker_tap import SpeakerTap
+from speaker_tap import SpeakerTap, warmed_up_tap
 
 from voice_rang.messages import Message, Priority
 from voice_rang.speech import SpeechOutput, SpeechUnavailable, TextOutput
@@ -82,16 +82,8 @@ def speech(audio_server: object) -> Iterator[SpeechOutput]:
 
 @pytest.fixture(scope="module")
 def tap(audio_server: object, speech: SpeechOutput) -> Iterator[SpeakerTap]:
-    speaker = SpeakerTap(dict(os.environ))
-    deadline = time.monotonic() + 10
-    while not speaker.has_audio() and time.monotonic() < deadline:
-        time.sleep(0.02)
-    # Absorb the sink's stall on a new monitor stream before any test listens.
-    speech.say(Message("Ready."))
-    assert speech.wait_until_done(timeout=10)
-    time.sleep(0.5)
-    yield speaker
-    speaker.close()
+    with warmed_up_tap(speech) as speaker:
+        yield speaker
 
 
 @pytest.fixture
