@@ -12,6 +12,9 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent))
 
 from audio_server import AudioServer, audio_server_available, start_audio_server
+from speaker_tap import SpeakerTap, warmed_up_tap
+
+from voice_rang.speech import SpeechOutput
 
 
 @pytest.fixture(scope="session")
@@ -54,3 +57,18 @@ def _private_user_directories(tmp_path_factory: pytest.TempPathFactory) -> Itera
             os.environ.pop(name, None)
         else:
             os.environ[name] = value
+
+
+@pytest.fixture(scope="module")
+def speech(audio_server: AudioServer) -> Iterator[SpeechOutput]:
+    """One speech output on the test sound server, for a module's tests."""
+    output = SpeechOutput()
+    yield output
+    output.close()
+
+
+@pytest.fixture(scope="module")
+def tap(audio_server: AudioServer, speech: SpeechOutput) -> Iterator[SpeakerTap]:
+    """The test speaker's monitor, warmed up through ``speech``."""
+    with warmed_up_tap(speech) as speaker:
+        yield speaker

@@ -14,14 +14,13 @@ import json
 import os
 import subprocess
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from random import Random
 
 import numpy as np
 import pytest
 from cue_finder import RATE, best_match, cue_template, find_cue
-from speaker_tap import SpeakerTap, warmed_up_tap
+from speaker_tap import SpeakerTap
 from test_play import VOICE_RANG
 
 from voice_rang.engine import Game, Revealed
@@ -32,19 +31,6 @@ pytestmark = pytest.mark.audio
 
 LOUD = 300.0
 QUIET = 30.0
-
-
-@pytest.fixture(scope="module")
-def speech(audio_server: object) -> Iterator[SpeechOutput]:
-    output = SpeechOutput()
-    yield output
-    output.close()
-
-
-@pytest.fixture(scope="module")
-def tap(audio_server: object, speech: SpeechOutput) -> Iterator[SpeakerTap]:
-    with warmed_up_tap(speech) as speaker:
-        yield speaker
 
 
 def recorded(tap: SpeakerTap, start: float, end: float) -> np.ndarray:

@@ -18,7 +18,7 @@ from contextlib import contextmanager
 
 import pytest
 from audio_server import AudioServer
-from speaker_tap import SpeakerTap, warmed_up_tap
+from speaker_tap import SpeakerTap
 
 from voice_rang.messages import Message, Priority
 from voice_rang.speech import SpeechOutput, SpeechUnavailable, TextOutput
@@ -71,19 +71,6 @@ def sound_server_of_its_own() -> Iterator[AudioServer]:
         if saved is not None:
             os.environ["PULSE_SERVER"] = saved
         second.stop()
-
-
-@pytest.fixture(scope="module")
-def speech(audio_server: object) -> Iterator[SpeechOutput]:
-    output = SpeechOutput()
-    yield output
-    output.close()
-
-
-@pytest.fixture(scope="module")
-def tap(audio_server: object, speech: SpeechOutput) -> Iterator[SpeakerTap]:
-    with warmed_up_tap(speech) as speaker:
-        yield speaker
 
 
 @pytest.fixture
