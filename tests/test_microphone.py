@@ -13,7 +13,12 @@ from audio_server import AudioServer
 from speech_samples import with_white_noise
 
 from voice_rang.commands import CommandSet
-from voice_rang.listen.microphone import HUNG_AFTER_S, MicrophoneUnavailable, VoiceListener
+from voice_rang.listen.microphone import (
+    ECHO_TAIL_S,
+    HUNG_AFTER_S,
+    MicrophoneUnavailable,
+    VoiceListener,
+)
 from voice_rang.listen.recognizer import Recognition, Recognizer
 
 pytestmark = [
@@ -186,6 +191,70 @@ def test_speech_while_the_game_talks_never_triggers(
     said(audio_server, speak("status"))
     heard(calls, lambda: bool(calls.commands))
     assert calls.commands == ["status"]
+
+
+class Stall:
+    """Holds the listener's thread still, as a starved machine does, while the microphone's sound
+    piles up behind it: :meth:`begin` waits until it has stopped, :meth:`end` lets it go on."""
+
+    def __init__(self, listener: VoiceListener) -> None:
+        self._wanted, self._stopped, self._released = (threading.Event(), threading.Event(),
+                                                       threading.Event())
+        real = listener._deaf
+
+        def deaf(start: float, end: float) -> bool:
+            if self._wanted.is_set():
+                self._wanted.clear()
+                self._stopped.set()
+                self._released.wait(timeout=60)
+            return real(start, end)
+
+        listener._deaf = deaf  # type: ignore[method-assign]
+
+    def begin(self) -> None:
+        self._wanted.set()
+        assert self._stopped.wait(timeout=20), "the listener never came to read"
+
+    def end(self) -> float:
+        released = time.monotonic()
+        self._released.set()
+        return released
+
+
+def test_a_listener_that_falls_behind_still_never_hears_the_game_speak(
+        audio_server: AudioServer, listening: tuple[VoiceListener, Calls]) -> None:
+    # The game's speech waits in the microphone's buffer while the listener is held up, and is
+    # read only after the deaf tail is over by the clock: it is dated when it was captured.
+    listener, calls = listening
+    stall = Stall(listener)
+    stall.begin()
+    listener.set_output_activity(True, time.monotonic())
+    said(audio_server, speak("status"))
+    time.sleep(0.2)
+    listener.set_output_activity(False, time.monotonic())
+    time.sleep(ECHO_TAIL_S + 0.5)
+    released = stall.end()
+    until(lambda: listener.heard_quiet_until() > released + 0.5)  # all it missed, gone through
+    settled(calls)
+    assert calls.commands == [] and calls.unsure == [] and calls.starts == 0, calls.order
+
+
+def test_words_a_held_up_listener_finds_late_are_dated_when_they_were_said(
+        audio_server: AudioServer, listening: tuple[VoiceListener, Calls]) -> None:
+    # The table counts its quiet gap over what the listener has heard: words said during the gap
+    # but found late must not look as if they came after it.
+    listener, calls = listening
+    quiet_at_start: list[float] = []
+    listener.on_speech_start = lambda: quiet_at_start.append(listener.heard_quiet_until())
+    stall = Stall(listener)
+    stall.begin()
+    said(audio_server, speak("status"))
+    spoken = time.monotonic()
+    time.sleep(0.5)
+    released = stall.end()
+    heard(calls, lambda: bool(calls.commands))
+    assert calls.commands == ["status"]
+    assert quiet_at_start and quiet_at_start[0] < spoken < released, (quiet_at_start, spoken)
 
 
 def test_a_command_in_a_noisy_room_is_not_acted_on_and_the_player_hears_why(

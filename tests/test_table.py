@@ -8,7 +8,7 @@ from voice_rang.engine import DECK, Card, Event, Game, Revealed
 from voice_rang.messages import Message
 from voice_rang.narration import Narrator
 from voice_rang.table import SeatKind, Table
-from voice_rang.table.table import FLOOR_HOLD_S
+from voice_rang.table.table import FLOOR_HOLD_S, LISTENER_BEHIND_S
 
 
 class RecordingOutputs:
@@ -436,6 +436,66 @@ def test_a_listening_game_leaves_a_quiet_gap_after_talking_during_auto_reveal() 
     table.tick()
     assert not outputs.texts[-1].startswith("You turned")
     clock.now += 0.3
+    table.tick()
+    assert outputs.texts[-1].startswith("You turned the king of hearts")
+
+
+def test_the_quiet_gap_waits_for_a_listener_that_has_not_yet_heard_it() -> None:
+    # On a busy machine the listener can run behind: the player's first words, said inside the
+    # gap, are not yet decoded when the clock says the gap is over. The card waits for them.
+    table, outputs, clock, _ = make_table(deck=stacked("KH", "KS"), beat=0.0)
+    table.quiet_gap = 1.2
+    heard = [clock.now]
+    table.heard_quiet_until = lambda: heard[0]
+    outputs.speaking = True
+    table.handle("auto-reveal on")
+    table.tick()
+    spoke_at = clock.now
+    outputs.speaking = False
+    clock.now += 1.5
+    heard[0] = spoke_at + 0.9  # the listener is 0.6 s behind
+    table.tick()
+    assert not outputs.texts[-1].startswith("You turned")
+    clock.now += 0.5
+    heard[0] = spoke_at + 1.3  # caught up, nobody spoke
+    table.tick()
+    assert outputs.texts[-1].startswith("You turned the king of hearts")
+
+
+def test_a_listener_that_never_catches_up_holds_the_card_back_only_so_long() -> None:
+    table, outputs, clock, _ = make_table(deck=stacked("KH", "KS"), beat=0.0)
+    table.quiet_gap = 1.2
+    table.heard_quiet_until = lambda: 0.0  # stuck
+    outputs.speaking = True
+    table.handle("auto-reveal on")
+    table.tick()
+    outputs.speaking = False
+    clock.now += 1.2 + LISTENER_BEHIND_S - 0.1
+    table.tick()
+    assert not outputs.texts[-1].startswith("You turned")
+    clock.now += 0.2
+    table.tick()
+    assert outputs.texts[-1].startswith("You turned the king of hearts")
+
+
+def test_words_a_lagging_listener_finds_in_the_gap_hold_the_floor() -> None:
+    table, outputs, clock, _ = make_table(deck=stacked("KH", "KS"), beat=0.0)
+    table.quiet_gap = 1.2
+    heard = [clock.now]
+    table.heard_quiet_until = lambda: heard[0]
+    outputs.speaking = True
+    table.handle("auto-reveal on")
+    table.tick()
+    outputs.speaking = False
+    clock.now += 1.6
+    table.tick()
+    table.hold_floor()  # the listener, behind, has just found the start of speech in the gap
+    heard[0] = clock.now  # and goes on through the words
+    clock.now += 1.0
+    table.tick()
+    assert not outputs.texts[-1].startswith("You turned")
+    table.release_floor()
+    clock.now += 0.1
     table.tick()
     assert outputs.texts[-1].startswith("You turned the king of hearts")
 

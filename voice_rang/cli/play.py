@@ -286,6 +286,7 @@ class Listening(Protocol):
     """What the voice needs of whatever it serves (a table, or a guest's session)."""
 
     quiet_gap: float
+    heard_quiet_until: Callable[[], float] | None
 
     def valid_commands(self) -> set[str]: ...
 
@@ -378,5 +379,6 @@ class VoiceStarter:
             self._listener = listener
         if half_duplex:
             # The microphone is deaf while the game talks: leave the player room to start.
+            self._table.heard_quiet_until = listener.heard_quiet_until
             self._table.quiet_gap = TURN_TAKING_GAP_S
         self._say("prompt", "listening")

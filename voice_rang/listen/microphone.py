@@ -145,6 +145,7 @@ class VoiceListener:
         self._output_lock = threading.Lock()
         self._speaking_since: float | None = None
         self._deaf_until = 0.0
+        self._quiet_until = -math.inf
         self.noise_floor_db: float | None = None
 
     # ----- half-duplex ------------------------------------------------------------------------
@@ -158,6 +159,13 @@ class VoiceListener:
             else:
                 self._speaking_since = None
                 self._deaf_until = max(self._deaf_until, at + ECHO_TAIL_S)
+
+    def heard_quiet_until(self) -> float:
+        """The monotonic capture time up to which the listener has gone through the microphone's
+        audio and found nobody starting to speak (or was deaf: the game spoke). A listener that
+        falls behind on a busy machine hears a player's first words late; the table counts its
+        quiet gap over this, not the clock, so a card never turns over words not yet heard."""
+        return self._quiet_until
 
     def _deaf(self, start: float, end: float) -> bool:
         """Does audio captured between ``start`` and ``end`` overlap our own speech or its tail?"""
@@ -246,6 +254,7 @@ class VoiceListener:
                         in_utterance = False
                         self._speech_ended()
                     endpointer.reset()
+                    self._quiet_until = captured
                     continue
                 for event in endpointer.process(frame, recognizer.completion):
                     if event.kind == "start":
@@ -271,6 +280,8 @@ class VoiceListener:
                         elif result.unsure and self.on_unsure is not None:
                             self.on_unsure(result)
                         self._speech_ended()
+                if not in_utterance:
+                    self._quiet_until = captured
         except _MicrophoneLost as lost:
             self._give_up(str(lost))
         finally:
@@ -299,15 +310,23 @@ class VoiceListener:
             self.on_speech_end()
 
     def _frames(self, frame_samples: int) -> Iterator[tuple[bytes, float]]:
-        """Frames with the monotonic time their last sample was read; a gap where the microphone
-        had to be reopened shows as a jump in that time."""
+        """Frames with the monotonic time their last sample was captured; a gap where the
+        microphone had to be reopened shows as a jump in that time.
+
+        The capture time is the audio's own clock: a read that had to wait for sound is live (now);
+        one that returned at once came from what piled up while the listener was busy, and is one
+        frame later than the frame before it. The time a read returns would date words that waited
+        in the buffer too late: the game's own speech would outlast its deaf tail, and a player's
+        first words would seem to come after the pause they were said in."""
         reopened_at: float | None = None
+        frame_s = frame_samples / SAMPLE_RATE
+        captured: float | None = None
         while not self._stop.is_set():
             stream = self._stream
             if stream is None:
                 return
             try:
-                self._reading_since = time.monotonic()
+                self._reading_since = asked = time.monotonic()
                 data = bytes(stream.read(frame_samples, exception_on_overflow=False))
                 self._reading_since = None
                 if self._stop.is_set():  # given up on, or stopped, while the read hung
@@ -319,9 +338,13 @@ class VoiceListener:
                 now = time.monotonic()
                 if (reopened_at is None or now - reopened_at > REOPEN_INTERVAL_S) and self._reopen():
                     reopened_at = time.monotonic()
+                    captured = None
                     continue
                 raise _MicrophoneLost(_why(error, lost=True)) from None
-            yield data, time.monotonic()
+            now = time.monotonic()
+            live = captured is None or now - asked >= frame_s / 2
+            captured = now if live or captured is None else min(now, captured + frame_s)
+            yield data, captured
 
     def _reopen(self) -> bool:
         """Close the failed stream and open the same microphone again through the process's one

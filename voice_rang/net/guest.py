@@ -74,7 +74,8 @@ class GuestSession(Conversation):
         self.finished = False
         self.exit_code = 0
         self.quiet_gap = 0.0
-        """Read by the voice (as on a table); automatic cards are the host's, so it is only kept."""
+        """Set by the voice (as on a table); automatic cards are the host's, so it is only kept."""
+        self.heard_quiet_until: Callable[[], float] | None = None
         self.connected = False
         self.address = ""
         """The host's address, as the guest gave it (for saying why it cannot be reached)."""

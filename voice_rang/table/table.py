@@ -34,6 +34,9 @@ FLOOR_HOLD_S = 6.0
 """The longest an automatic card waits for a player who has started speaking (:meth:`Table.hold_floor`),
 in case the end of their words is never reported: longer than any command (the endpointer gives
 up on speech after 4 s)."""
+LISTENER_BEHIND_S = 2.0
+"""The longest a card waits past its quiet gap for a listener that has not yet gone through the
+gap's audio (:attr:`Table.heard_quiet_until`): a starved listener is waited for, a stuck one not."""
 
 
 class Outputs(Protocol):
@@ -82,6 +85,9 @@ class Table(ListenerAnswers):
         needs one, because the microphone hears nothing while the game speaks: without a gap,
         spoken auto-reveal talks on from card to card and "auto-reveal off" can never be heard.
         Computer seats alone need none: the game soon comes back to a person and waits."""
+        self.heard_quiet_until: Callable[[], float] | None = None
+        """The listener's capture time up to which it found nobody speaking: the quiet gap counts
+        over audio the listener has gone through, not over the clock alone."""
         self.interactive = interactive
         self.can_sound = can_sound
         """Whether an output can play sound cues: ``sounds on`` is refused without one."""
@@ -215,11 +221,18 @@ class Table(ListenerAnswers):
             self.due = now + 0.05
             return
         gap = self.quiet_gap if any(self.auto) else 0.0
-        if self._spoke_at is not None and now < self._spoke_at + gap:
-            self.due = self._spoke_at + gap
+        if self._spoke_at is not None and gap and self._gap_unheard(self._spoke_at + gap, now):
+            self.due = max(self._spoke_at + gap, now + 0.05)
             return
         self.due = None
         self._reveal()
+
+    def _gap_unheard(self, gap_ends: float, now: float) -> bool:
+        """Is the quiet gap that ends at ``gap_ends`` still to run, or not yet listened through?"""
+        if now < gap_ends:
+            return True
+        heard = self.heard_quiet_until
+        return heard is not None and heard() < gap_ends and now < gap_ends + LISTENER_BEHIND_S
 
     def hold_floor(self, now: float | None = None) -> None:
         """A player has started speaking: no card turns by itself until they are done
