@@ -34,9 +34,11 @@ FLOOR_HOLD_S = 6.0
 """The longest an automatic card waits for a player who has started speaking (:meth:`Table.hold_floor`),
 in case the end of their words is never reported: longer than any command (the endpointer gives
 up on speech after 4 s)."""
-LISTENER_BEHIND_S = 2.0
+LISTENER_BEHIND_S = 5.0
 """The longest a card waits past its quiet gap for a listener that has not yet gone through the
-gap's audio (:attr:`Table.heard_quiet_until`): a starved listener is waited for, a stuck one not."""
+gap's audio (:attr:`Table.heard_quiet_until`): a starved listener is waited for, a stuck one not.
+Under two CPU hogs a listener decoding speech ran a median 2.7 s behind the microphone a second
+after the words (7 s at worst); in silence, 10 ms."""
 
 
 class Outputs(Protocol):
