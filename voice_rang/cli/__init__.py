@@ -40,23 +40,30 @@ class OneLineParser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
 
 
-def build_parser() -> OneLineParser:
+def build_parser(argv: Sequence[str] = ()) -> OneLineParser:
+    """The whole parser, with the arguments of the sub-command named in ``argv`` (the first word
+    that is not an option). Only that sub-command's module is imported: ``voice-rang play`` does
+    not load the network stack or numpy that ``host`` and ``recognize`` need, so it starts
+    quickly even on a slow or busy machine."""
     parser = OneLineParser(
         prog="voice-rang",
         description="Rang Milanti, the Bengali card game, played by voice, keys or screen reader.",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=OneLineParser)
+    chosen = next((word for word in argv if not word.startswith("-")), None)
     for name, summary in SUBCOMMANDS.items():
-        module = importlib.import_module(f"voice_rang.cli.{name}")
         command = sub.add_parser(name, help=summary, description=summary)
-        module.add_arguments(command)
-        command.set_defaults(run=module.run)
+        if name == chosen:
+            module = importlib.import_module(f"voice_rang.cli.{name}")
+            module.add_arguments(command)
+            command.set_defaults(run=module.run)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    words = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser(words)
+    args = parser.parse_args(words)
     if not getattr(args, "run", None):
         parser.print_help()
         return 2
