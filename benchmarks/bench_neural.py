@@ -8,6 +8,7 @@ never trained or tuned the head.
     .venv/bin/python benchmarks/bench_neural.py score --set human    # human_corpus.py's people
     .venv/bin/python benchmarks/bench_neural.py radio     # the held-out takes with a radio on
     .venv/bin/python benchmarks/bench_neural.py score --set radio
+    .venv/bin/python benchmarks/bench_neural.py table --set radio   # the last score's rows, tabled
 
 ``make`` writes ``benchmarks/out/neural/``: the held-out voices (:data:`command_corpus.HELD_OUT`:
 CMU ARCTIC slt through flite and festival, espeak-ng's Caribbean and Scottish accents and six of
@@ -318,7 +319,9 @@ def table(rows: list[dict[str, Any]], columns: list[str]) -> list[str]:
                         key=lambda c: ("room" in c, -int(c.split()[-1][:-2]))):
         here = [r for r in rows if r["condition"] == label]
         groups[f"{label} commands"] = [r for r in here if r["kind"] == "command"]
-        groups[f"{label} talk/numbers/cards/narration/near"] = [r for r in here if r["kind"] == "negative"]
+        groups[f"{label} talk/numbers/cards/narration"] = [r for r in here if r["kind"] == "negative"
+                                                           and r.get("neg_type") != "near"]
+        groups[f"{label} near words"] = [r for r in here if r.get("neg_type") == "near"]
         groups[f"{label} enrolled voice"] = [r for r in here if r["kind"] == "test"]
     lines = ["| | n | " + " | ".join(f"{c}: right / wrong (asked)" for c in columns) + " |",
              "| --- | --- | " + " | ".join("---" for _ in columns) + " |"]
@@ -354,13 +357,16 @@ def score(args: argparse.Namespace) -> int:
     if args.limit:
         items = items[::args.limit]
     _state["compare"] = args.compare_head
-    with ProcessPoolExecutor(args.workers, initializer=_init) as pool:
-        rows = list(pool.map(_decode, items, chunksize=4))
     out = OUT / f"scores-{args.set}{'-enrolled' if args.only_enrolled else ''}.jsonl"
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    if args.action == "table":  # the last run's rows again, tabled
+        rows = [json.loads(line) for line in out.read_text().splitlines()]
+    else:
+        with ProcessPoolExecutor(args.workers, initializer=_init) as pool:
+            rows = list(pool.map(_decode, items, chunksize=4))
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
     columns = ["released", "head alone", "head + veto + rescue", "live rule (+ trust)"]
-    if args.compare_head:
+    if args.compare_head or any("other head" in r for r in rows):
         columns.insert(1, "other head")
     if any(r["kind"] == "test" for r in rows):
         columns.append("personal")
@@ -373,7 +379,7 @@ def score(args: argparse.Namespace) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("action", choices=("make", "radio", "score"))
+    parser.add_argument("action", choices=("make", "radio", "score", "table"))
     parser.add_argument("--set", choices=("heldout", "radio", "corpus", "human"), default="heldout")
     parser.add_argument("--seed", type=int, default=2019)
     parser.add_argument("--espeak-takes", type=int, default=4, help="held-out espeak voices per phrase")
@@ -383,7 +389,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--compare-head", default=None, metavar="NPZ",
                         help="also score another head's weights (its live rule) on the same decoding")
     args = parser.parse_args(argv)
-    return {"make": make, "radio": radio, "score": score}[args.action](args)
+    return {"make": make, "radio": radio, "score": score, "table": score}[args.action](args)
 
 
 if __name__ == "__main__":
