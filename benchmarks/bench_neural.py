@@ -22,8 +22,8 @@ on them in other voices); near words are the issue's and ``voice_corpus.py``'s.
 soundtrack, Debian ``fb-music-high`` (GPL-2+, fetched by ``apt-get download`` and cached as
 ``human_corpus.py`` fetches its packages, decoded by ffmpeg), a source that never trains the head.
 Each clean take gets the music at one of 20, 15 or 10 dB SNR dry, and the same take across a room
-(its sox ``reverb`` file) at another, in turn, so each level has a third of the takes; the
-enrolled voices' new takes get it dry. A fresh stretch of the music is drawn for every file, and
+(its sox ``reverb`` file) at another, in turn, so each level has a third of the takes; so do the
+enrolled voices' new takes. A fresh stretch of the music is drawn for every file, and
 it plays from the file's start, as a radio is on before the player speaks.
 
 Every file is decoded once through ``decode_pcm`` (the live path); the released recogniser's
@@ -107,6 +107,16 @@ def radio(args: argparse.Namespace) -> int:
                 room_snr = RADIO_SNR_DB[(count + 1) % 3]
                 mix(row, wet["path"], room_snr, f"room {room_snr}dB")
         count += 1
+    # The enrolled voices' new takes across a room too (their own generator, so the files above
+    # stay what they were): does a radio across the room leave the player's takes any use?
+    nprng = np.random.default_rng(args.seed + 2)
+    tests = [r for r in rows if r["kind"] == "test" and r["condition"] == "clean"]
+    for n, row in enumerate(tests):
+        source = OUT / row["path"]
+        wet = source.with_name(source.stem + "_room.wav")
+        _room(source, wet, list(ROOMS)[n % len(ROOMS)])
+        snr = RADIO_SNR_DB[n % 3]
+        mix(row, str(wet.relative_to(OUT)), snr, f"room {snr}dB")
     (OUT / "radio.jsonl").write_text("".join(json.dumps(r) + "\n" for r in index), encoding="utf-8")
     print(f"{len(index)} recordings with {RADIO_PACKAGE} ({len(track) / 16000:.0f} s of music) in {OUT / 'radio'}")
     return 0
