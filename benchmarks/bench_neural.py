@@ -236,11 +236,13 @@ def _init() -> None:
         _state["other"] = CommandHead(_state["compare"])
 
 
-def _personal(item: dict[str, Any]) -> Any:
+def _personal(item: dict[str, Any], head: Any = None) -> Any:
+    """The enrolled voice's takes as templates in ``head``'s space (the released head's)."""
     from voice_rang.listen.personal import PersonalVoice
 
     cache = _state["personal"]
-    if item["voice"] not in cache:
+    key = (item["voice"], id(head))
+    if key not in cache:
         folder = Path(item["_root"]) / Path(item["path"]).parent
         takes: dict[str, list[np.ndarray]] = {}
         for path in sorted(folder.glob("*__enrol*.wav")):
@@ -248,8 +250,8 @@ def _personal(item: dict[str, Any]) -> Any:
                 continue
             command = path.stem.split("__", 1)[0].replace("_", " ")
             takes.setdefault(command, []).append(np.frombuffer(read_wav_16k(str(path)), dtype="<i2"))
-        cache[item["voice"]] = PersonalVoice(takes, head=_state["recognizer"].head)
-    return cache[item["voice"]]
+        cache[key] = PersonalVoice(takes, head=head or _state["recognizer"].head)
+    return cache[key]
 
 
 def rules(head_accept: float, head_ask: float) -> dict[str, Rule]:
@@ -275,6 +277,11 @@ def _decode(item: dict[str, Any]) -> dict[str, Any]:
         rule = rules(other.accept, other.ask)["live rule (+ trust)"]
         result = summarize([decide(h, other.scores(u), None, rule, None) for h, _, _, u in said])
         row["other head"] = {"command": result.command, "unsure": result.unsure, "reason": result.reason}
+        if item["kind"] == "test":
+            theirs = _personal(item, other)
+            result = summarize([decide(h, other.scores(u), None, rule, theirs.match(u)) for h, _, _, u in said])
+            row["other head, personal"] = {"command": result.command, "unsure": result.unsure,
+                                           "reason": result.reason}
     if item["kind"] == "test":
         base = rules(recognizer.head.accept, recognizer.head.ask)["live rule (+ trust)"]
         result = summarize([decide(h, s, None, base, m) for h, s, m, _ in said])
@@ -360,12 +367,36 @@ def table(rows: list[dict[str, Any]], columns: list[str]) -> list[str]:
     return lines
 
 
+def heads_only(items: list[dict[str, Any]], other: str) -> list[str]:
+    """Both heads alone on each whole file's embeddings (no endpointer, no grammar decoders): a
+    quick comparison of two heads' weights on the same inputs, not the live path's figures."""
+    from voice_rang.listen.command_head import CommandHead
+    from voice_rang.listen.embedding import SpeechEmbedding, features
+
+    model = SpeechEmbedding.shared()
+    heads = {"released head": CommandHead.released(), "other head": CommandHead(other)}
+    rows = []
+    for item in items:
+        x = features(np.frombuffer(read_wav_16k(str(Path(item["_root"]) / item["path"])), dtype="<i2"), model)
+        row = {k: v for k, v in item.items() if not k.startswith("_")}
+        for name, head in heads.items():
+            command, p, _ = head.scores(x).best(None)
+            acted = command if p >= head.accept else None
+            row[name] = {"command": acted, "unsure": acted is None and command is not None and p >= head.ask,
+                         "reason": "command" if acted else "head"}
+        rows.append(row)
+    return table(rows, list(heads))
+
+
 def score(args: argparse.Namespace) -> int:
     items = _items(args.set)
     if args.only_enrolled:
         items = [it for it in items if it["kind"] == "test"]
     if args.limit:
         items = items[::args.limit]
+    if args.heads_only:
+        print("\n".join(heads_only(items, args.compare_head)))
+        return 0
     _state["compare"] = args.compare_head
     out = OUT / f"scores-{args.set}{'-enrolled' if args.only_enrolled else ''}.jsonl"
     if args.action == "table":  # the last run's rows again, tabled
@@ -380,6 +411,8 @@ def score(args: argparse.Namespace) -> int:
         columns.insert(1, "other head")
     if any(r["kind"] == "test" for r in rows):
         columns.append("personal")
+        if "other head" in columns:
+            columns.append("other head, personal")
     print("\n".join(table(rows, columns)))
     ms = sorted(r["ms"] for r in rows)
     print(f"decode ms after the endpoint (both models): median {ms[len(ms) // 2]:.1f}, "
@@ -398,6 +431,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only-enrolled", action="store_true", help="only the enrolled voices' new takes")
     parser.add_argument("--compare-head", default=None, metavar="NPZ",
                         help="also score another head's weights (its live rule) on the same decoding")
+    parser.add_argument("--heads-only", action="store_true",
+                        help="with --compare-head: both heads alone on whole files (quick, not the live path)")
     args = parser.parse_args(argv)
     return {"make": make, "radio": radio, "score": score, "table": score}[args.action](args)
 
