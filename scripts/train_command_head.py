@@ -136,19 +136,19 @@ def build(split: str, args: argparse.Namespace, seed: int) -> dict[str, np.ndarr
     # Made-up speakers (formants and pitch moved apart) only train; the tuning takes stay the voices
     # as their synthesisers made them, so the thresholds are chosen on real voices.
     shifted = args.new_speakers if split in ("train", "radio") else 0.0
-    heard = {"noises": noises, "tracks": tracks}
     for text, voice, samples in positives:
         for n in range(copies):
             conditioned, described = augment.condition(nprng, samples, talk, new_speaker_share=shifted,
                                                        clean_share=(0.5 if n == 0 else 0.1) / (3 if radio else 1),
-                                                       **heard)
+                                                       noises=noises, tracks=tracks)
             add(conditioned, command_of[text], "command", voice.speaker, described)
     for text, voice, samples in negative_takes:
         for _ in range(max(1, copies - 1)):
-            conditioned, described = augment.condition(nprng, samples, talk, new_speaker_share=shifted, **heard)
+            conditioned, described = augment.condition(nprng, samples, talk, new_speaker_share=shifted,
+                                                       noises=noises, tracks=tracks)
             add(conditioned, "", kind_of[text], voice.speaker, described)
     for _ in range(len(negative_takes) // (1 if radio else 4)):  # the radio alone, nobody speaking
-        sound, described = augment.noise_alone(nprng, talk, **heard)
+        sound, described = augment.noise_alone(nprng, talk, noises, tracks)
         add(sound, "", "noise", "-", described)
     log(split, len(audio), "examples: embedding")
     model = SpeechEmbedding.shared()
