@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import random
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -218,7 +219,7 @@ def music_track(package: str, downloads: Path = MUSIC_DOWNLOADS) -> np.ndarray:
             if not sorted(downloads.glob(f"{package}_*.deb")):
                 subprocess.run(["apt-get", "download", package], check=True, capture_output=True, cwd=downloads)
             partial = downloads / f"{package}.partial"
-            subprocess.run(["rm", "-rf", str(partial)], check=True)
+            shutil.rmtree(partial, ignore_errors=True)
             subprocess.run(["dpkg-deb", "-x", str(sorted(downloads.glob(f"{package}_*.deb"))[-1]), str(partial)],
                            check=True, capture_output=True)
             partial.rename(root)

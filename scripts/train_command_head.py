@@ -14,6 +14,8 @@ train the head (an ensemble of three small convolutional networks, label smoothi
 embeddings: :mod:`train_head`), choose its two thresholds on takes held back from the *training* voices (never on
 held-out speakers), and write the weights with their hash into :mod:`voice_rang.listen.command_head`.
 The features are cached under ``--work`` (``benchmarks/out/head/``, never committed).
+``--radio-takes N`` adds a part of takes heard over recorded music from Debian packages
+(:data:`command_corpus.TRAIN_MUSIC`; never the benchmark's radio): tried, not in the released head.
 """
 
 from __future__ import annotations
