@@ -6,6 +6,9 @@ never trained or tuned the head.
     .venv/bin/python benchmarks/bench_neural.py score     # both recognisers on them
     .venv/bin/python benchmarks/bench_neural.py score --set corpus   # voice_corpus.py's slt rows
     .venv/bin/python benchmarks/bench_neural.py score --set human    # human_corpus.py's people
+    .venv/bin/python benchmarks/bench_neural.py radio     # the held-out takes with a radio on
+    .venv/bin/python benchmarks/bench_neural.py score --set radio
+    .venv/bin/python benchmarks/bench_neural.py table --set radio   # the last score's rows, tabled
 
 ``make`` writes ``benchmarks/out/neural/``: the held-out voices (:data:`command_corpus.HELD_OUT`:
 CMU ARCTIC slt through flite and festival, espeak-ng's Caribbean and Scottish accents and six of
@@ -14,6 +17,14 @@ brown, babble of held-out voices) and in rooms made by sox ``reverb`` (not the t
 simulated rooms), 0.3-0.8 s. The talk, numbers and cards are ``voice_corpus.py``'s hand-written
 lists, which the head never trained on; the narration is the game's own lines (the head trained
 on them in other voices); near words are the issue's and ``voice_corpus.py``'s.
+
+``radio`` puts real recorded music behind the same held-out takes (``make`` first): Frozen Bubble's
+soundtrack, Debian ``fb-music-high`` (GPL-2+, fetched by ``apt-get download`` and cached as
+``human_corpus.py`` fetches its packages, decoded by ffmpeg), a source that never trains the head.
+Each clean take gets the music at one of 20, 15 or 10 dB SNR dry, and the same take across a room
+(its sox ``reverb`` file) at another, in turn, so each level has a third of the takes; so do the
+enrolled voices' new takes. A fresh stretch of the music is drawn for every file, and
+it plays from the file's start, as a radio is on before the player speaks.
 
 Every file is decoded once through ``decode_pcm`` (the live path); the released recogniser's
 answer is the grammar decoders' part of that same decoding, so both columns see the same
@@ -51,6 +62,64 @@ from voice_rang.listen.wavfile import read_wav_16k  # noqa: E402
 OUT = ROOT / "out" / "neural"
 ROOMS = {"0.3s": ("20", "60", "30"), **voice_corpus.ROOMS}
 ENROLLED = ("flite:slt", "espeak:en-029+f4", "espeak:en-gb-scotland+m3")
+RADIO_PACKAGE = next(iter(corpus.HELD_OUT_MUSIC))
+"""The benchmark's music: held out from training as a whole source, as speakers are."""
+RADIO_SNR_DB = (20, 15, 10)
+
+
+def with_music(rng: np.random.Generator, speech: np.ndarray, track: np.ndarray, snr_db: float) -> np.ndarray:
+    """``speech`` with a random stretch of ``track`` behind it at ``snr_db`` (speech power as the
+    corpus measures it, against the music's mean power over the same stretch)."""
+    start = int(rng.integers(0, max(1, len(track) - len(speech))))
+    piece = track[start:start + len(speech)]
+    piece = np.pad(piece, (0, len(speech) - len(piece)))
+    gain = np.sqrt(augment.speech_power(speech) / 10 ** (snr_db / 10) / (np.mean(piece ** 2) + 1e-9))
+    return speech + piece * gain
+
+
+def radio(args: argparse.Namespace) -> int:
+    """The held-out recordings of ``make`` again, with the radio on (see the module's docstring)."""
+    nprng = np.random.default_rng(args.seed + 1)
+    track = corpus.music_track(RADIO_PACKAGE)
+    rows = [json.loads(line) for line in (OUT / "index.jsonl").read_text().splitlines()]
+    by_source = {(r["path"].split("/")[0], Path(r["path"]).stem): r for r in rows}
+    index: list[dict[str, Any]] = []
+    count = 0
+
+    def mix(row: dict[str, Any], source: str, snr: int, label: str) -> None:
+        samples = np.frombuffer(read_wav_16k(str(OUT / source)), dtype="<i2").astype(np.float32)
+        name = f"{Path(source).stem}_radio_{label.replace(' ', '_')}.wav"
+        # An enrolled voice's new take stays beside its takes, where the scorer finds them.
+        target = (OUT / source).with_name(name) if row["kind"] == "test" else \
+            OUT / "radio" / f"{Path(source).parent.name}_{name}"
+        _write(target, with_music(nprng, samples, track, snr))
+        index.append({**row, "path": str(target.relative_to(OUT)), "condition": f"radio {label}",
+                      "music": f"{RADIO_PACKAGE}: {corpus.HELD_OUT_MUSIC[RADIO_PACKAGE]}"})
+
+    for row in rows:
+        if row["condition"] != "clean" or row["kind"] == "enrol":
+            continue
+        snr = RADIO_SNR_DB[count % 3]
+        mix(row, row["path"], snr, f"{snr}dB")
+        if row["kind"] != "test":
+            wet = by_source.get(("room", Path(row["path"]).stem))
+            if wet is not None:
+                room_snr = RADIO_SNR_DB[(count + 1) % 3]
+                mix(row, wet["path"], room_snr, f"room {room_snr}dB")
+        count += 1
+    # The enrolled voices' new takes across a room too (their own generator, so the files above
+    # stay what they were): does a radio across the room leave the player's takes any use?
+    nprng = np.random.default_rng(args.seed + 2)
+    tests = [r for r in rows if r["kind"] == "test" and r["condition"] == "clean"]
+    for n, row in enumerate(tests):
+        source = OUT / row["path"]
+        wet = source.with_name(source.stem + "_room.wav")
+        _room(source, wet, list(ROOMS)[n % len(ROOMS)])
+        snr = RADIO_SNR_DB[n % 3]
+        mix(row, str(wet.relative_to(OUT)), snr, f"room {snr}dB")
+    (OUT / "radio.jsonl").write_text("".join(json.dumps(r) + "\n" for r in index), encoding="utf-8")
+    print(f"{len(index)} recordings with {RADIO_PACKAGE} ({len(track) / 16000:.0f} s of music) in {OUT / 'radio'}")
+    return 0
 
 
 def _write(path: Path, samples: np.ndarray) -> None:
@@ -167,11 +236,13 @@ def _init() -> None:
         _state["other"] = CommandHead(_state["compare"])
 
 
-def _personal(item: dict[str, Any]) -> Any:
+def _personal(item: dict[str, Any], head: Any = None) -> Any:
+    """The enrolled voice's takes as templates in ``head``'s space (the released head's)."""
     from voice_rang.listen.personal import PersonalVoice
 
     cache = _state["personal"]
-    if item["voice"] not in cache:
+    key = (item["voice"], id(head))
+    if key not in cache:
         folder = Path(item["_root"]) / Path(item["path"]).parent
         takes: dict[str, list[np.ndarray]] = {}
         for path in sorted(folder.glob("*__enrol*.wav")):
@@ -179,8 +250,8 @@ def _personal(item: dict[str, Any]) -> Any:
                 continue
             command = path.stem.split("__", 1)[0].replace("_", " ")
             takes.setdefault(command, []).append(np.frombuffer(read_wav_16k(str(path)), dtype="<i2"))
-        cache[item["voice"]] = PersonalVoice(takes, head=_state["recognizer"].head)
-    return cache[item["voice"]]
+        cache[key] = PersonalVoice(takes, head=head or _state["recognizer"].head)
+    return cache[key]
 
 
 def rules(head_accept: float, head_ask: float) -> dict[str, Rule]:
@@ -206,18 +277,25 @@ def _decode(item: dict[str, Any]) -> dict[str, Any]:
         rule = rules(other.accept, other.ask)["live rule (+ trust)"]
         result = summarize([decide(h, other.scores(u), None, rule, None) for h, _, _, u in said])
         row["other head"] = {"command": result.command, "unsure": result.unsure, "reason": result.reason}
+        if item["kind"] == "test":
+            theirs = _personal(item, other)
+            result = summarize([decide(h, other.scores(u), None, rule, theirs.match(u)) for h, _, _, u in said])
+            row["other head, personal"] = {"command": result.command, "unsure": result.unsure,
+                                           "reason": result.reason}
     if item["kind"] == "test":
         base = rules(recognizer.head.accept, recognizer.head.ask)["live rule (+ trust)"]
         result = summarize([decide(h, s, None, base, m) for h, s, m, _ in said])
         row["personal"] = {"command": result.command, "unsure": result.unsure, "reason": result.reason}
     row["ms"] = max((h.ms for h, _, _, _ in said), default=0.0)
+    row["snr_db"] = max((h.snr_db for h, _, _, _ in said), default=None)
     return row
 
 
 def _items(which: str) -> list[dict[str, Any]]:
-    if which == "heldout":
+    if which in ("heldout", "radio"):
         root = OUT
-        rows = [json.loads(line) for line in (root / "index.jsonl").read_text().splitlines()]
+        index = "index.jsonl" if which == "heldout" else "radio.jsonl"
+        rows = [json.loads(line) for line in (root / index).read_text().splitlines()]
         rows = [r for r in rows if r["kind"] != "enrol"]
     elif which == "corpus":
         root = voice_corpus.OUT
@@ -247,13 +325,21 @@ def table(rows: list[dict[str, Any]], columns: list[str]) -> list[str]:
         "talk/numbers/cards/narration, clean": [r for r in rows if r["kind"] == "negative" and r["condition"] == "clean"
                                                 and r.get("neg_type") in ("talk", "number", "card", "narration")],
         "talk/numbers/cards/narration, noisy or room": [
-            r for r in rows if r["kind"] == "negative" and r["condition"] != "clean"
+            r for r in rows if r["kind"] == "negative" and r["condition"].startswith(("10dB", "room"))
             and r.get("neg_type") in ("talk", "number", "card", "narration")],
         "near words (clean)": [r for r in rows if r["kind"] == "negative" and r["condition"] == "clean"
                                and r.get("neg_type") in ("near", "word")],
         "enrolled voice, clean": [r for r in rows if r["kind"] == "test" and r["condition"] == "clean"],
-        "enrolled voice, 10 dB": [r for r in rows if r["kind"] == "test" and r["condition"] != "clean"],
+        "enrolled voice, 10 dB": [r for r in rows if r["kind"] == "test" and r["condition"].startswith("10dB")],
     }
+    for label in sorted({r["condition"] for r in rows if r["condition"].startswith("radio")},
+                        key=lambda c: ("room" in c, -int(c.split()[-1][:-2]))):
+        here = [r for r in rows if r["condition"] == label]
+        groups[f"{label} commands"] = [r for r in here if r["kind"] == "command"]
+        groups[f"{label} talk/numbers/cards/narration"] = [r for r in here if r["kind"] == "negative"
+                                                           and r.get("neg_type") != "near"]
+        groups[f"{label} near words"] = [r for r in here if r.get("neg_type") == "near"]
+        groups[f"{label} enrolled voice"] = [r for r in here if r["kind"] == "test"]
     lines = ["| | n | " + " | ".join(f"{c}: right / wrong (asked)" for c in columns) + " |",
              "| --- | --- | " + " | ".join("---" for _ in columns) + " |"]
     for name, chosen in groups.items():
@@ -273,9 +359,33 @@ def table(rows: list[dict[str, Any]], columns: list[str]) -> list[str]:
                 right = sum(1 for r in present if r[column]["command"] == r["expected"]) / n
                 wrong = sum(1 for r in present if r[column]["command"] not in (None, r["expected"])) / n
                 asked = _rate(present, column, lambda a: a["command"] is None and a["unsure"])
+                noisy = sum(1 for r in present if r[column]["reason"] == "too noisy")
+                if noisy:
+                    asked += f"; too noisy {100 * noisy / n:.1f} %"
                 cells.append(f"{100 * right:.1f} % / {100 * wrong:.1f} % ({asked})")
         lines.append(f"| {name} | {len(chosen)} | " + " | ".join(cells) + " |")
     return lines
+
+
+def heads_only(items: list[dict[str, Any]], other: str) -> list[str]:
+    """Both heads alone on each whole file's embeddings (no endpointer, no grammar decoders): a
+    quick comparison of two heads' weights on the same inputs, not the live path's figures."""
+    from voice_rang.listen.command_head import CommandHead
+    from voice_rang.listen.embedding import SpeechEmbedding, features
+
+    model = SpeechEmbedding.shared()
+    heads = {"released head": CommandHead.released(), "other head": CommandHead(other)}
+    rows = []
+    for item in items:
+        x = features(np.frombuffer(read_wav_16k(str(Path(item["_root"]) / item["path"])), dtype="<i2"), model)
+        row = {k: v for k, v in item.items() if not k.startswith("_")}
+        for name, head in heads.items():
+            command, p, _ = head.scores(x).best(None)
+            acted = command if p >= head.accept else None
+            row[name] = {"command": acted, "unsure": acted is None and command is not None and p >= head.ask,
+                         "reason": "command" if acted else "head"}
+        rows.append(row)
+    return table(rows, list(heads))
 
 
 def score(args: argparse.Namespace) -> int:
@@ -284,17 +394,25 @@ def score(args: argparse.Namespace) -> int:
         items = [it for it in items if it["kind"] == "test"]
     if args.limit:
         items = items[::args.limit]
+    if args.heads_only:
+        print("\n".join(heads_only(items, args.compare_head)))
+        return 0
     _state["compare"] = args.compare_head
-    with ProcessPoolExecutor(args.workers, initializer=_init) as pool:
-        rows = list(pool.map(_decode, items, chunksize=4))
     out = OUT / f"scores-{args.set}{'-enrolled' if args.only_enrolled else ''}.jsonl"
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    if args.action == "table":  # the last run's rows again, tabled
+        rows = [json.loads(line) for line in out.read_text().splitlines()]
+    else:
+        with ProcessPoolExecutor(args.workers, initializer=_init) as pool:
+            rows = list(pool.map(_decode, items, chunksize=4))
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
     columns = ["released", "head alone", "head + veto + rescue", "live rule (+ trust)"]
-    if args.compare_head:
+    if args.compare_head or any("other head" in r for r in rows):
         columns.insert(1, "other head")
     if any(r["kind"] == "test" for r in rows):
         columns.append("personal")
+        if "other head" in columns:
+            columns.append("other head, personal")
     print("\n".join(table(rows, columns)))
     ms = sorted(r["ms"] for r in rows)
     print(f"decode ms after the endpoint (both models): median {ms[len(ms) // 2]:.1f}, "
@@ -304,8 +422,8 @@ def score(args: argparse.Namespace) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("action", choices=("make", "score"))
-    parser.add_argument("--set", choices=("heldout", "corpus", "human"), default="heldout")
+    parser.add_argument("action", choices=("make", "radio", "score", "table"))
+    parser.add_argument("--set", choices=("heldout", "radio", "corpus", "human"), default="heldout")
     parser.add_argument("--seed", type=int, default=2019)
     parser.add_argument("--espeak-takes", type=int, default=4, help="held-out espeak voices per phrase")
     parser.add_argument("--workers", type=int, default=2)
@@ -313,8 +431,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only-enrolled", action="store_true", help="only the enrolled voices' new takes")
     parser.add_argument("--compare-head", default=None, metavar="NPZ",
                         help="also score another head's weights (its live rule) on the same decoding")
+    parser.add_argument("--heads-only", action="store_true",
+                        help="with --compare-head: both heads alone on whole files (quick, not the live path)")
     args = parser.parse_args(argv)
-    return make(args) if args.action == "make" else score(args)
+    return {"make": make, "radio": radio, "score": score, "table": score}[args.action](args)
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
 """How a clean take is made to sound like a player in a real room: speed and pitch, a simulated
-room, noise of several colours, babble and music-like sound at 0-30 dB, level and clipping, and the
-framing the endpointer gives an utterance (some room before it, the closing silence after).
+room, noise of several colours, babble and music-like sound at 0-30 dB, real recorded music (a radio:
+``radio``, given the tracks), level and clipping, and the framing the endpointer gives an utterance
+(some room before it, the closing silence after).
 
 Deterministic: every function takes a ``numpy.random.Generator``.
 """
@@ -11,6 +12,9 @@ import numpy as np
 
 RATE = 16000
 NOISES = ("white", "pink", "brown", "babble", "music")
+"""The noises of the main training takes. ``radio`` (recorded music) is kept apart, so that adding
+it does not change the random draws, and so the takes, of a recipe made without it."""
+RADIO = "radio"
 
 
 def trim(samples: np.ndarray) -> np.ndarray:
@@ -91,6 +95,14 @@ def music(rng: np.random.Generator, count: int) -> np.ndarray:
     return out / (np.std(out) + 1e-9)
 
 
+def recorded(rng: np.random.Generator, count: int, tracks: list[np.ndarray]) -> np.ndarray:
+    """A radio: a random stretch of one of ``tracks`` (recorded music, 16 kHz), unit power."""
+    track = tracks[int(rng.integers(len(tracks)))]
+    start = int(rng.integers(0, max(1, len(track) - count)))
+    piece = np.pad(track[start:start + count], (0, max(0, count - (len(track) - start))))
+    return (piece / (np.std(piece) + 1e-9)).astype(np.float32)
+
+
 def babble(rng: np.random.Generator, count: int, talk: list[np.ndarray]) -> np.ndarray:
     """Three to six people talking at once: sentences of ``talk`` overlapped."""
     out = np.zeros(count, dtype=np.float32)
@@ -102,7 +114,10 @@ def babble(rng: np.random.Generator, count: int, talk: list[np.ndarray]) -> np.n
     return out / (np.std(out) + 1e-9)
 
 
-def noise(rng: np.random.Generator, kind: str, count: int, talk: list[np.ndarray]) -> np.ndarray:
+def noise(rng: np.random.Generator, kind: str, count: int, talk: list[np.ndarray],
+          tracks: list[np.ndarray] | None = None) -> np.ndarray:
+    if kind == RADIO and tracks:
+        return recorded(rng, count, tracks)
     if kind == "babble" and talk:
         return babble(rng, count, talk)
     if kind == "music":
@@ -168,9 +183,11 @@ def new_speaker(rng: np.random.Generator, speech: np.ndarray) -> tuple[np.ndarra
 
 
 def condition(rng: np.random.Generator, speech: np.ndarray, talk: list[np.ndarray], *,
-              clean_share: float = 0.2, new_speaker_share: float = 0.0) -> tuple[np.ndarray, str]:
-    """One take heard in a random room and noise; its samples and a short description.
-    ``new_speaker_share`` of the takes are first made to sound like another speaker."""
+              clean_share: float = 0.2, new_speaker_share: float = 0.0, noises: tuple[str, ...] = NOISES,
+              tracks: list[np.ndarray] | None = None) -> tuple[np.ndarray, str]:
+    """One take heard in a random room and noise (one of ``noises``; ``radio`` plays a stretch of
+    ``tracks``); its samples and a short description. ``new_speaker_share`` of the takes are first
+    made to sound like another speaker."""
     described = []
     speech = resample(trim(speech), float(rng.uniform(0.9, 1.1)))
     if new_speaker_share > 0 and rng.random() < new_speaker_share:
@@ -184,9 +201,9 @@ def condition(rng: np.random.Generator, speech: np.ndarray, talk: list[np.ndarra
     level = 10 ** (rng.uniform(-32, -4) / 20) * 32767
     speech = speech / (np.max(np.abs(speech)) + 1e-9) * level
     if rng.random() >= clean_share:
-        kind = NOISES[rng.integers(len(NOISES))]
+        kind = noises[rng.integers(len(noises))]
         snr = float(rng.uniform(0, 30))
-        mixed = noise(rng, kind, len(speech), talk)
+        mixed = noise(rng, kind, len(speech), talk, tracks)
         speech = speech + mixed * np.sqrt(speech_power(speech) / 10 ** (snr / 10))
         described.append(f"{kind} {snr:.0f}dB")
     else:
@@ -197,10 +214,11 @@ def condition(rng: np.random.Generator, speech: np.ndarray, talk: list[np.ndarra
     return np.clip(speech, -32768, 32767).astype(np.float32), ", ".join(described) or "clean"
 
 
-def noise_alone(rng: np.random.Generator, talk: list[np.ndarray]) -> tuple[np.ndarray, str]:
+def noise_alone(rng: np.random.Generator, talk: list[np.ndarray], noises: tuple[str, ...] = NOISES,
+                tracks: list[np.ndarray] | None = None) -> tuple[np.ndarray, str]:
     """Room sound with nobody speaking a command: what the endpointer may still cut out."""
     count = int(rng.uniform(0.4, 2.4) * RATE)
-    kind = NOISES[rng.integers(len(NOISES))]
+    kind = noises[rng.integers(len(noises))]
     level = 10 ** (rng.uniform(-40, -8) / 20) * 32767
-    sound = noise(rng, kind, count, talk) * level / 3
+    sound = noise(rng, kind, count, talk, tracks) * level / 3
     return np.clip(sound, -32768, 32767).astype(np.float32), f"{kind} alone"

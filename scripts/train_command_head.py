@@ -14,6 +14,8 @@ train the head (an ensemble of three small convolutional networks, label smoothi
 embeddings: :mod:`train_head`), choose its two thresholds on takes held back from the *training* voices (never on
 held-out speakers), and write the weights with their hash into :mod:`voice_rang.listen.command_head`.
 The features are cached under ``--work`` (``benchmarks/out/head/``, never committed).
+``--radio-takes N`` adds a part of takes heard over recorded music from Debian packages
+(:data:`command_corpus.TRAIN_MUSIC`; never the benchmark's radio): tried, not in the released head.
 """
 
 from __future__ import annotations
@@ -45,6 +47,9 @@ WORK = HERE.parent / "benchmarks" / "out" / "head"
 RECIPE = 2
 """Bumped whenever the voices or the conditions of the training or tuning takes change, so a cache
 made by an older recipe is never read as this one's."""
+RADIO_RECIPE = 1
+"""The same for the takes heard over recorded music (``--radio-takes``), cached apart: they are an
+extra part, so the main takes of :data:`RECIPE` stay as they were."""
 
 
 def log(*parts: object) -> None:
@@ -95,6 +100,9 @@ def build(split: str, args: argparse.Namespace, seed: int) -> dict[str, np.ndarr
     rng = random.Random(seed)
     nprng = np.random.default_rng(seed)
     voices = corpus.voices(held_out=split == "heldout")
+    radio = split == "radio"  # a part of the training takes heard over recorded music alone
+    tracks = [corpus.music_track(package) for package in corpus.TRAIN_MUSIC] if radio else None
+    noises = (augment.RADIO,) if radio else augment.NOISES
     if args.tiny:
         voices = [v for v in voices if v.engine in ("espeak", "flite")][:6]
     phrases = corpus.command_phrases()
@@ -102,10 +110,10 @@ def build(split: str, args: argparse.Namespace, seed: int) -> dict[str, np.ndarr
     if args.tiny:
         phrases = phrases[:4]
         negatives = negatives[::60]
-    per_command = args.takes if split == "train" else max(2, args.takes // 6)
+    per_command = args.takes if split == "train" else args.radio_takes if radio else max(2, args.takes // 6)
     log(split, len(voices), "voices,", len(phrases), "phrases,", len(negatives), "negatives")
     positives = _takes(voices, [p for _, p in phrases], per_command, rng, args.workers)
-    negative_share = 1 if split == "train" else 3
+    negative_share = 1 if split == "train" else 3  # the radio part: a third, as tuning has
     negative_texts = [t for _, t in negatives][::negative_share]
     negative_takes = _takes(voices, negative_texts, 1, rng, args.workers)
     kind_of = {t: k for k, t in negatives}
@@ -129,18 +137,20 @@ def build(split: str, args: argparse.Namespace, seed: int) -> dict[str, np.ndarr
     copies = args.copies if split == "train" else 2
     # Made-up speakers (formants and pitch moved apart) only train; the tuning takes stay the voices
     # as their synthesisers made them, so the thresholds are chosen on real voices.
-    shifted = args.new_speakers if split == "train" else 0.0
+    shifted = args.new_speakers if split in ("train", "radio") else 0.0
     for text, voice, samples in positives:
         for n in range(copies):
             conditioned, described = augment.condition(nprng, samples, talk, new_speaker_share=shifted,
-                                                       clean_share=0.5 if n == 0 else 0.1)
+                                                       clean_share=(0.5 if n == 0 else 0.1) / (3 if radio else 1),
+                                                       noises=noises, tracks=tracks)
             add(conditioned, command_of[text], "command", voice.speaker, described)
     for text, voice, samples in negative_takes:
         for _ in range(max(1, copies - 1)):
-            conditioned, described = augment.condition(nprng, samples, talk, new_speaker_share=shifted)
+            conditioned, described = augment.condition(nprng, samples, talk, new_speaker_share=shifted,
+                                                       noises=noises, tracks=tracks)
             add(conditioned, "", kind_of[text], voice.speaker, described)
-    for _ in range(len(negative_takes) // 4):
-        sound, described = augment.noise_alone(nprng, talk)
+    for _ in range(len(negative_takes) // (1 if radio else 4)):  # the radio alone, nobody speaking
+        sound, described = augment.noise_alone(nprng, talk, noises, tracks)
         add(sound, "", "noise", "-", described)
     log(split, len(audio), "examples: embedding")
     model = SpeechEmbedding.shared()
@@ -151,7 +161,9 @@ def build(split: str, args: argparse.Namespace, seed: int) -> dict[str, np.ndarr
 
 def cached(split: str, args: argparse.Namespace, seed: int) -> dict[str, np.ndarray]:
     recipe = "" if split == "heldout" else f"-r{RECIPE}"
-    if split == "train" and args.new_speakers:
+    if split == "radio":
+        recipe = f"-music{RADIO_RECIPE}-{args.radio_takes}"
+    if split in ("train", "radio") and args.new_speakers:
         recipe += f"-s{round(100 * args.new_speakers)}"
     path = args.work / f"{split}-{seed}{'-tiny' if args.tiny else ''}-{args.takes}-{args.copies}{recipe}.npz"
     if path.exists() and not args.rebuild:
@@ -183,6 +195,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--more", type=int, nargs="*", default=[], metavar="SEED",
                         help="also train on the takes made with these seeds (more of the same voices)")
     parser.add_argument("--data-only", action="store_true", help="make (and cache) the takes, train nothing")
+    parser.add_argument("--radio-takes", type=int, default=0, metavar="N",
+                        help="also train on N takes of each command (and a third of the rest) heard over "
+                             "recorded music (command_corpus.TRAIN_MUSIC, Debian packages)")
     parser.add_argument("--new-speakers", type=float, default=0.5, metavar="SHARE",
                         help="share of training takes made to sound like another speaker (formants, pitch)")
     args = parser.parse_args(argv)
@@ -191,6 +206,8 @@ def main(argv: list[str] | None = None) -> int:
     from train_head import Recipe, fit, thresholds  # the torch half, imported only here
 
     parts = [cached("train", args, seed) for seed in (args.seed, *args.more)]
+    if args.radio_takes:
+        parts.append(cached("radio", args, args.seed + 500))
     if args.data_only:
         cached("tune", args, args.seed + 1000)
         return 0
@@ -214,7 +231,7 @@ def main(argv: list[str] | None = None) -> int:
                                       source), encoding="utf-8")
     summary = {"train_examples": len(train["label"]), "tune_examples": len(tune["label"]),
                "frames": HEAD_FRAMES, "seed": args.seed, "more": args.more, "sha256": digest,
-               "recipe": vars(recipe), "new_speakers": args.new_speakers,
+               "recipe": vars(recipe), "new_speakers": args.new_speakers, "radio_takes": args.radio_takes,
                "thresholds": weights["thresholds"].tolist(),
                "train_speakers": sorted(set(train["speaker"].tolist()) - {"-"})}
     if args.heldout:

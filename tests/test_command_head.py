@@ -94,3 +94,25 @@ def test_the_numpy_head_computes_what_torch_trained(arch: str) -> None:
     got = np.stack([head.probabilities(row) for row in x])
     assert np.allclose(got, np.mean(expected, axis=0), atol=1e-5)
     assert head.pooled(x[0]).shape == ((4 if arch == "gru" else 2) * train_head.CHANNELS * 2,)
+
+
+def test_recorded_music_is_heard_only_where_asked_and_leaves_the_main_takes_as_they_were() -> None:
+    sys.path.insert(0, str(ROOT / "scripts"))
+    import augment
+
+    rng = np.random.default_rng(7)
+    speech = (np.sin(np.arange(8000) / 5) * 3000).astype(np.float32)
+    track = (np.sin(np.arange(64000) / 3.0) * 1000).astype(np.float32)
+    plain = augment.condition(np.random.default_rng(1), speech, [], clean_share=0.0)
+    given = augment.condition(np.random.default_rng(1), speech, [], clean_share=0.0, tracks=[track])
+    assert np.array_equal(plain[0], given[0]) and plain[1] == given[1]
+    for seed in range(6):
+        _, described = augment.condition(np.random.default_rng(seed), speech, [], clean_share=0.0,
+                                         noises=(augment.RADIO,), tracks=[track])
+        assert "radio" in described
+    ramp = np.arange(1, 64001, dtype=np.float32)  # each sample says where in the track it is
+    piece = augment.recorded(rng, 20000, [ramp]).astype(np.float64)
+    start = round(float(piece[0] / np.mean(np.diff(piece)))) - 1
+    stretch = ramp[start:start + 20000].astype(np.float64)
+    assert len(piece) == 20000 and abs(float(np.std(piece)) - 1.0) < 1e-3
+    assert np.allclose(piece, stretch / np.std(stretch), rtol=1e-4)
