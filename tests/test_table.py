@@ -440,18 +440,27 @@ def test_a_listening_game_leaves_a_quiet_gap_after_talking_during_auto_reveal() 
     assert outputs.texts[-1].startswith("You turned the king of hearts")
 
 
-def test_the_quiet_gap_waits_for_a_listener_that_has_not_yet_heard_it() -> None:
-    # On a busy machine the listener can run behind: the player's first words, said inside the
-    # gap, are not yet decoded when the clock says the gap is over. The card waits for them.
+def auto_reveal_just_said(heard: list[float] | None = None) -> tuple[Table, RecordingOutputs, Clock]:
+    """A listening game with auto-reveal just turned on, the moment its answer has been said;
+    ``heard[0]``, when given, is how far the listener has gone through the microphone's audio."""
     table, outputs, clock, _ = make_table(deck=stacked("KH", "KS"), beat=0.0)
     table.quiet_gap = 1.2
-    heard = [clock.now]
-    table.heard_quiet_until = lambda: heard[0]
+    if heard is not None:
+        heard.append(clock.now)
+        table.heard_quiet_until = lambda: heard[0]
     outputs.speaking = True
     table.handle("auto-reveal on")
     table.tick()
-    spoke_at = clock.now
     outputs.speaking = False
+    return table, outputs, clock
+
+
+def test_the_quiet_gap_waits_for_a_listener_that_has_not_yet_heard_it() -> None:
+    # On a busy machine the listener can run behind: the player's first words, said inside the
+    # gap, are not yet decoded when the clock says the gap is over. The card waits for them.
+    heard: list[float] = []
+    table, outputs, clock = auto_reveal_just_said(heard)
+    spoke_at = clock.now
     clock.now += 1.5
     heard[0] = spoke_at + 0.9  # the listener is 0.6 s behind
     table.tick()
@@ -463,13 +472,9 @@ def test_the_quiet_gap_waits_for_a_listener_that_has_not_yet_heard_it() -> None:
 
 
 def test_a_listener_that_never_catches_up_holds_the_card_back_only_so_long() -> None:
-    table, outputs, clock, _ = make_table(deck=stacked("KH", "KS"), beat=0.0)
-    table.quiet_gap = 1.2
-    table.heard_quiet_until = lambda: 0.0  # stuck
-    outputs.speaking = True
-    table.handle("auto-reveal on")
-    table.tick()
-    outputs.speaking = False
+    heard: list[float] = []
+    table, outputs, clock = auto_reveal_just_said(heard)
+    heard[0] = 0.0  # stuck
     clock.now += 1.2 + LISTENER_BEHIND_S - 0.1
     table.tick()
     assert not outputs.texts[-1].startswith("You turned")
@@ -479,14 +484,8 @@ def test_a_listener_that_never_catches_up_holds_the_card_back_only_so_long() -> 
 
 
 def test_words_a_lagging_listener_finds_in_the_gap_hold_the_floor() -> None:
-    table, outputs, clock, _ = make_table(deck=stacked("KH", "KS"), beat=0.0)
-    table.quiet_gap = 1.2
-    heard = [clock.now]
-    table.heard_quiet_until = lambda: heard[0]
-    outputs.speaking = True
-    table.handle("auto-reveal on")
-    table.tick()
-    outputs.speaking = False
+    heard: list[float] = []
+    table, outputs, clock = auto_reveal_just_said(heard)
     clock.now += 1.6
     table.tick()
     table.hold_floor()  # the listener, behind, has just found the start of speech in the gap
