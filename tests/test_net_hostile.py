@@ -34,6 +34,18 @@ async def send(socket: aiohttp.ClientWebSocketResponse, text: str) -> dict[str, 
     return await reply(socket)
 
 
+async def until_dealt(socket: aiohttp.ClientWebSocketResponse) -> None:
+    """Wait for the deal. The host reads its keyboard at its own pace: on a busy machine a command
+    sent just after "start" was typed can arrive before the game exists, and is rightly answered
+    "not started"."""
+    while True:
+        frame = await socket.receive(timeout=WAIT_S)
+        assert frame.type == aiohttp.WSMsgType.TEXT, "the connection closed before the deal"
+        message = json.loads(frame.data)
+        if message["type"] == "events" and any(e.get("event") == "deal" for e in message["events"]):
+            return
+
+
 def hello(**fields: Any) -> str:
     return json.dumps({"type": "hello", "version": 1, **fields})
 
@@ -61,6 +73,7 @@ async def attack(port: int, host_write: Any) -> dict[str, Any]:
         socket = await session.ws_connect(url + "/ws")
         seen["welcome"] = await send(socket, hello(code="4719", name="mallory"))
         host_write("start\n")
+        await until_dealt(socket)
         seen["malformed"] = await send(socket, '{"type": "command", "command": ')
         seen["unknown type"] = await send(socket, '{"type":"shuffle","seat":0}')
         seen["other seat"] = await send(socket, '{"type":"command","command":"turn","seat":1}')
