@@ -342,8 +342,8 @@ class VoiceListener:
                     continue
                 raise _MicrophoneLost(_why(error, lost=True)) from None
             now = time.monotonic()
-            live = captured is None or now - asked >= frame_s / 2
-            captured = now if live or captured is None else min(now, captured + frame_s)
+            waited = now - asked >= frame_s / 2  # live sound, not the backlog
+            captured = now if waited or captured is None else min(now, captured + frame_s)
             yield data, captured
 
     def _reopen(self) -> bool:
