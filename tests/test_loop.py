@@ -49,3 +49,19 @@ def test_an_unsure_answer_from_the_microphone_becomes_a_question_not_a_move() ->
     answer = inbox.get_nowait()
     assert isinstance(answer, Message)
     assert answer.text == "I didn't catch that. Say help to hear what you can say."
+
+
+def test_a_guess_from_words_that_are_not_the_command_is_asked_about_by_the_commands_name() -> None:
+    """The head or the player's takes may guess "turn" where the decoders heard other words (or
+    music): the question names what a yes would do, never "[don't]"."""
+    from voice_rang.cli.play import VoiceStarter
+
+    table, _, _ = table_and_log()
+    inbox: queue.Queue[Inbox] = queue.Queue()
+    starter = VoiceStarter(argparse.Namespace(mic=None), CommandSet.load("en"), inbox,
+                           table.narrator, None, table, lambda: None)
+    starter.unsure(Recognition(None, "[don't]", True, 1.0, "doubt", 400.0, guess="turn"))
+    starter.unsure(Recognition(None, "turn [hand]", True, 1.0, "unsure", 400.0, guess="turn"))
+    starter.unsure(Recognition(None, "auto reveal", True, 1.0, "unsure", 400.0, guess="auto-reveal on"))
+    assert [inbox.get_nowait() for _ in range(3)] == [
+        Guess("turn", "turn"), Guess("turn", "turn"), Guess("auto-reveal on", "auto reveal on")]

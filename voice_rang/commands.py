@@ -105,6 +105,21 @@ class CommandSet:
         """The phrase to suggest for a command (its first)."""
         return self.phrases[command][0]
 
+    def asked_as(self, command: str, heard: str) -> str:
+        """How "Did you say …?" names ``command``: the words heard when they are one of its
+        phrases, else its suggested phrase. A player asked about "[don't]" cannot know what a yes
+        would do; asked about "turn", they can.
+
+        >>> commands = CommandSet.load("en")
+        >>> commands.asked_as("turn", "reveal"), commands.asked_as("turn", "[don't]")
+        ('reveal', 'turn')
+        >>> commands.asked_as("auto-reveal on", "")
+        'auto reveal on'
+        """
+        if heard and self.parse(heard) == command:
+            return heard
+        return self.suggestion(command)
+
     def all_phrases(self) -> dict[str, str]:
         """Every accepted phrase (normalised) mapped to its command id."""
         return dict(getattr(self, "_lookup"))  # noqa: B009

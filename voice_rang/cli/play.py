@@ -321,7 +321,7 @@ class VoiceStarter:
         if result.guess is None or result.reason not in ("unsure", "poor match", "doubt"):
             self._inbox.put(self._narrator.say("answer", "not_caught"))
         else:
-            self._inbox.put(Guess(result.guess, result.heard))
+            self._inbox.put(Guess(result.guess, self._commands.asked_as(result.guess, result.heard)))
 
     def _run(self) -> None:
         try:
