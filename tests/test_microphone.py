@@ -90,7 +90,7 @@ def listening(audio_server: AudioServer,
                              on_speech_start=calls.speech, on_speech_end=calls.speech_ended,
                              recognizer=recognizer)
     listener.start()
-    time.sleep(0.8)  # the half-second ambient calibration
+    time.sleep(0.8)  # the endpointer takes the room from its first frames: not the words
     try:
         yield listener, calls
     finally:

@@ -358,7 +358,7 @@ def test_a_room_falling_quiet_as_a_command_ends_does_not_make_the_command_look_c
     assert ends[0].snr_db < 20.0
 
 
-def test_a_room_that_gets_loud_after_calibration_does_not_deafen_the_endpointer() -> None:
+def test_a_room_that_gets_loud_after_listening_began_does_not_deafen_the_endpointer() -> None:
     """A fan switched on after the microphone measured a quiet room, and left on: the endpointer
     must learn the new noise and still find a command said over it."""
     rng = random.Random(3)
@@ -368,7 +368,7 @@ def test_a_room_that_gets_loud_after_calibration_does_not_deafen_the_endpointer(
                                  for s in samples)).tobytes()
 
     pcm = fan(array.array("h", bytes(32000 * 8))) + fan(array.array("h", speak("status")))
-    endpointer = Endpointer(noise_floor_db=20.0)  # what the calibration found: near silence
+    endpointer = Endpointer(noise_floor_db=20.0)  # the room near silence when listening began
     events = []
     for offset in range(0, len(pcm) - 640 + 1, 640):
         events += [(offset / 32000, e) for e in endpointer.process(pcm[offset:offset + 640])

@@ -90,7 +90,8 @@ class Endpointer:
         self._recent_levels: deque[float] = deque(maxlen=max(1, floor_window_ms // frame_ms))
 
     def set_noise_floor(self, db: float) -> None:
-        """Start from a measured ambient level (the microphone's calibration)."""
+        """Start from a known ambient level (``decode_pcm``'s quiet room) instead of the first
+        frame's."""
         self.floor_db = db
         self._floor_known = True
 

@@ -92,21 +92,6 @@ def find_microphone(pa: Any, mic: str | int | None) -> int | None:
                                 f"the microphones are: {names}.")
 
 
-class _StreamSource:
-    """Just enough of SpeechRecognition's ``AudioSource`` to let it calibrate on our stream."""
-
-    SAMPLE_RATE = SAMPLE_RATE
-    SAMPLE_WIDTH = 2
-    CHUNK = SAMPLE_RATE * FRAME_MS // 1000
-
-    def __init__(self, stream: Any) -> None:
-        self.stream = self
-        self._stream = stream
-
-    def read(self, size: int) -> bytes:
-        return bytes(self._stream.read(size, exception_on_overflow=False))
-
-
 class VoiceListener:
     """Listens in a background thread and calls back with commands.
 
@@ -146,7 +131,6 @@ class VoiceListener:
         self._speaking_since: float | None = None
         self._deaf_until = 0.0
         self._quiet_until = -math.inf
-        self.noise_floor_db: float | None = None
 
     # ----- half-duplex ------------------------------------------------------------------------
 
@@ -189,7 +173,7 @@ class VoiceListener:
             self._recognizer = Recognizer(self.commands, language=self._language)
         self._stream = _open_microphone(pyaudio, self.mic)
         self._stop.clear()
-        self._reading_since = time.monotonic()  # the calibration reads before the first frame
+        self._reading_since = time.monotonic()  # the first read is waiting from now
         self._thread = threading.Thread(target=self._run, name="voice-listener", daemon=True)
         self._thread.start()
         threading.Thread(target=self._watch, name="voice-watchdog", daemon=True).start()
@@ -222,20 +206,6 @@ class VoiceListener:
 
     # ----- the loop ---------------------------------------------------------------------------
 
-    def _calibrate(self, endpointer: Endpointer) -> None:
-        """Half a second of room noise through SpeechRecognition sets the starting noise floor."""
-        try:
-            import speech_recognition as sr
-
-            recognizer = sr.Recognizer()
-            recognizer.dynamic_energy_threshold = False
-            recognizer.adjust_for_ambient_noise(_StreamSource(self._stream), duration=0.5)
-            rms = max(1.0, float(recognizer.energy_threshold) / 1.5)  # SR keeps rms * 1.5
-        except Exception:
-            return
-        self.noise_floor_db = 20.0 * math.log10(rms)
-        endpointer.set_noise_floor(self.noise_floor_db)
-
     def _run(self) -> None:
         recognizer = self._recognizer
         assert recognizer is not None
@@ -244,7 +214,6 @@ class VoiceListener:
         frame_s = FRAME_MS / 1000
         recognizer.reset_stream()
         try:
-            self._calibrate(endpointer)
             in_utterance = False
             for frame, captured in self._frames(frame_samples):
                 gap, self._reopened = self._reopened, False
