@@ -89,7 +89,7 @@ def takes_at(length: int) -> range:
     return range(int(EVERY_S * RATE), length - RATE, int(EVERY_S * RATE))
 
 
-def recognizers(voice: str, room: bool) -> dict[str, Any]:
+def recognizers(voice: str) -> dict[str, Any]:
     """The released recogniser, and the live rule with three enrolled takes of each command."""
     from voice_rang.listen.neural import NeuralRecognizer
     from voice_rang.listen.personal import PersonalVoice
@@ -103,7 +103,8 @@ def recognizers(voice: str, room: bool) -> dict[str, Any]:
                 out.setnchannels(1)
                 out.setsampwidth(2)
                 out.setframerate(RATE)
-                out.writeframes(take(command, voice, tempo, cents, room).astype("<i2").tobytes())
+                # Enrolled at the table, as a player does, whatever room the game is then played in.
+                out.writeframes(take(command, voice, tempo, cents).astype("<i2").tobytes())
     personal = PersonalVoice.load(folder, known=set(commands.phrases))
     return {"released": Recognizer(commands), "with takes": NeuralRecognizer(commands, personal=personal)}
 
@@ -132,7 +133,7 @@ def main(argv: list[str] | None = None) -> int:
     totals: dict[str, dict[str, int]] = {}
     for voice in args.voices:
         said = take("turn", voice, *SAID, room=args.room)
-        listeners = recognizers(voice, args.room)
+        listeners = recognizers(voice)
         for package in args.music:
             track = corpus.music_track(package).astype(np.float64)
             for offset in args.offsets:
