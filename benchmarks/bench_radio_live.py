@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import subprocess
 import sys
 import tempfile
 import wave
@@ -36,10 +37,12 @@ from typing import Any
 import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "benchmarks"))
 sys.path.insert(0, str(ROOT / "scripts"))
 sys.path.insert(0, str(ROOT / "tests"))
 
 import command_corpus as corpus  # noqa: E402
+import voice_corpus  # noqa: E402
 from speech_samples import RATE, synthesize, trim  # noqa: E402
 
 from voice_rang.commands import CommandSet  # noqa: E402
@@ -56,8 +59,6 @@ SAID = (1.05, 30)
 
 
 def sox(pcm: bytes, *effects: str) -> bytes:
-    import subprocess
-
     raw = ["-t", "raw", "-r", str(RATE), "-e", "signed", "-b", "16", "-c", "1"]
     return subprocess.run(["sox", *raw, "-", *raw, "-", *effects], input=pcm, check=True,
                           capture_output=True).stdout
@@ -66,7 +67,7 @@ def sox(pcm: bytes, *effects: str) -> bytes:
 def take(text: str, voice: str, tempo: float, cents: int, room: bool = False) -> np.ndarray:
     effects = ["tempo", str(tempo), "pitch", str(cents)]
     if room:
-        effects += ["reverb", "40", "50", "50", "channels", "1"]
+        effects += ["reverb", *voice_corpus.ROOMS["0.5s"], "channels", "1"]
     return np.frombuffer(trim(sox(synthesize(text, voice), *effects)), dtype="<i2").astype(np.float64)
 
 

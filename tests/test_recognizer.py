@@ -359,7 +359,7 @@ def test_a_room_falling_quiet_as_a_command_ends_does_not_make_the_command_look_c
 
 
 def test_a_room_that_gets_loud_after_listening_began_does_not_deafen_the_endpointer() -> None:
-    """A fan switched on after the microphone measured a quiet room, and left on: the endpointer
+    """A fan switched on after listening began in a quiet room, and left on: the endpointer
     must learn the new noise and still find a command said over it."""
     rng = random.Random(3)
 
