@@ -126,6 +126,8 @@ def test_speaker_and_microphone_share_one_portaudio_started_once(audio_server: o
         "from voice_rang.listen import VoiceListener\n"
         "from voice_rang.speech import SpeechOutput\n"
         "from voice_rang.speech.portaudio import end_portaudio, portaudio_counts\n"
+        "import voice_rang.speech.player as player\n"
+        "player.pulse_server_configured = lambda: False  # the speaker through PortAudio too\n"
         "mic = VoiceListener(CommandSet.load('en'), on_command=print)\n"
         "mic.start()\n"
         "for _ in range(2):\n"

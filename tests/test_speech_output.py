@@ -11,6 +11,7 @@ speech and warmed through once.)
 from __future__ import annotations
 
 import os
+import subprocess
 import threading
 import time
 from collections.abc import Iterator
@@ -97,6 +98,29 @@ def test_speech_reaches_the_speaker_soon_after_say(
     assert span is not None, "nothing reached the speaker"
     assert span[0] - said < 0.5
     assert tap.rms(span[0], span[1]) > LOUD
+
+
+def test_speech_goes_through_portaudio_where_no_sound_server_is_found(
+    tap: SpeakerTap, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Without a PulseAudio socket to talk to (an ALSA-only machine, a device by its ALSA
+    name), the speaker is PortAudio's, and speech is heard all the same."""
+    import voice_rang.speech.player as player
+
+    monkeypatch.setattr(player, "pulse_server_configured", lambda: False)
+    through_portaudio = SpeechOutput()
+    try:
+        streams = subprocess.run(["pactl", "list", "sink-inputs"], capture_output=True,
+                                 text=True, check=True, timeout=10).stdout
+        assert "ALSA plug-in" in streams, "the speaker did not go through PortAudio"
+        said = time.monotonic()
+        through_portaudio.say(Message("Your turn. Say reveal."))
+        assert through_portaudio.wait_until_done(timeout=10)
+        span = tap.sound_span(said, time.monotonic() + 0.3)
+        assert span is not None, "nothing reached the speaker"
+        assert tap.rms(span[0], span[1]) > LOUD
+    finally:
+        through_portaudio.close()
 
 
 def test_activity_callbacks_bracket_the_sound(

@@ -193,6 +193,8 @@ class Playback(Rendering):
                 if not self._player.write(chunk, lambda: utterance.cancelled or self._closed):
                     break
         finally:
+            if utterance.cancelled or self._closed:
+                self._player.discard()
             ended = time.monotonic() + self._player.queued_seconds()
             if started_at is not None and not utterance.cancelled:
                 # Keep the cushion filled while the tail drains, so the end is real sound.

@@ -1,4 +1,10 @@
-"""Interruptible PCM playback through one PyAudio output stream that stays open.
+"""Interruptible PCM playback through one output stream that stays open.
+
+The stream goes straight to the PulseAudio server when the output is the server's (the usual
+case: :mod:`~voice_rang.speech.pulse`, whose buffer lives in the server and so outlasts a play
+thread held up on a loaded machine), else through PortAudio. What follows holds for both; the
+direct stream's buffer is larger, its idle cushion is the same 20 ms, and a stop drops what the
+server holds (:meth:`Player.discard`).
 
 Why we play audio ourselves: we must be able to stop mid-word and to know when sound starts
 and ends (the microphone ignores our own voice in between).
@@ -28,11 +34,13 @@ import sys
 import threading
 import time
 from collections.abc import Callable
+from contextlib import suppress
 from typing import Any
 
 from .deadlines import SoundSystemNotAnswering, close_without_waiting
 from .devices import AudioDevice, DeviceNotFound, find_output_device, list_devices
-from .portaudio import close_stream, open_stream, portaudio, reopen_stream
+from .portaudio import close_stream, latency_unset, open_stream, portaudio, reopen_stream
+from .pulse import PulseOutputStream, PulseUnavailable, pulse_server_configured
 
 __all__ = ["STALL_SECONDS", "PlaybackError", "Player", "PlayerUnavailable"]
 
@@ -42,6 +50,7 @@ has gone idle sleeps for two seconds before it takes the first new frame)."""
 
 _FRAMES_PER_BUFFER = 256
 _MIN_WRITE_FRAMES = 64
+_DIRECT_CUSHION_S = 0.02
 
 
 class PlayerUnavailable(Exception):
@@ -130,6 +139,10 @@ class Player:
             ) from error
         self._lock = threading.Lock()
         self._stream: Any = None
+        self._resampler: _Resampler | None = None
+        self._portaudio_latency = 0.0
+        self.direct = False
+        """Whether the stream goes straight to the PulseAudio server (not through PortAudio)."""
         try:
             self.device: AudioDevice = find_output_device(list_devices(pa), device)
         except DeviceNotFound as error:
@@ -137,10 +150,46 @@ class Player:
         self._open(sample_rate)
 
     def _open(self, sample_rate: int, *, again: bool = False) -> None:
-        """Open the stream at ``sample_rate``, else at the device's own rate. ``again`` (after a
-        failure) tries only the rate that worked, through :func:`reopen_stream`."""
+        """Open the stream: straight to the PulseAudio server when the device is the server's
+        (:mod:`~voice_rang.speech.pulse`), else through PortAudio at ``sample_rate`` or the
+        device's own rate. ``again`` (after a failure) tries only the way that worked."""
+        if again and self.direct:
+            self._open_direct(sample_rate)
+            return
+        if not again and self._wants_direct():
+            with suppress(PlayerUnavailable):
+                self._open_direct(sample_rate)
+                return
+        self._open_portaudio(sample_rate, again=again)
+
+    def _wants_direct(self) -> bool:
+        """Whether the chosen output is the sound server's own (its PortAudio names are "pulse"
+        and "default"), and a server is there to talk to."""
+        return self.device.name.casefold() in {"pulse", "default"} and pulse_server_configured()
+
+    def _open_direct(self, sample_rate: int) -> None:
+        """Open a :class:`PulseOutputStream`; raises :class:`PlayerUnavailable` (no server, or
+        one that is restarting: a reopen tries again)."""
+        try:
+            stream = PulseOutputStream(sample_rate, connecting=latency_unset)
+        except (PulseUnavailable, SoundSystemNotAnswering) as error:
+            raise PlayerUnavailable(
+                f"The sound server would not take a stream ({error}): "
+                "run voice-rang doctor, or play with your screen reader."
+            ) from error
+        self._stream = stream
+        self.direct = True
+        self._last_progress = time.monotonic()
+        self.stream_rate = self.source_rate = sample_rate
+        self._resampler = None
+        self.buffer_frames = stream.buffer_frames
+
+    def _open_portaudio(self, sample_rate: int, *, again: bool) -> None:
+        """Open a PortAudio stream at ``sample_rate``, else at the device's own rate; ``again``
+        tries only the rate that worked, through :func:`reopen_stream`."""
         import pyaudio
 
+        self.direct = False
         rates = [sample_rate]
         device_rate = int(self.device.default_sample_rate)
         if again:
@@ -169,7 +218,7 @@ class Player:
             self.stream_rate = rate
             self.source_rate = sample_rate
             self._resampler = _Resampler(sample_rate, rate) if rate != sample_rate else None
-            self.output_latency = float(stream.get_output_latency() or 0.0)
+            self._portaudio_latency = float(stream.get_output_latency() or 0.0)
             try:
                 self.buffer_frames = max(int(stream.get_write_available()), _MIN_WRITE_FRAMES)
             except Exception:
@@ -181,6 +230,10 @@ class Player:
         )
 
     def _target_frames(self) -> int:
+        """The cushion of silence kept queued while idle: most of PortAudio's small buffer, or
+        :data:`_DIRECT_CUSHION_S` of the server's large one (speech queues behind it)."""
+        if self.direct:
+            return max(int(self.stream_rate * _DIRECT_CUSHION_S), _MIN_WRITE_FRAMES)
         return max(self.buffer_frames * 2 // 3, _MIN_WRITE_FRAMES)
 
     def keep_alive(self) -> float:
@@ -228,6 +281,14 @@ class Player:
         return False
 
     @property
+    def output_latency(self) -> float:
+        """Seconds from a write to its sound: what the server holds now (the idle cushion and
+        the sink's own buffer) when direct, else what PortAudio reports for its stream."""
+        if self.direct:
+            return self.queued_seconds()
+        return self._portaudio_latency
+
+    @property
     def last_progress(self) -> float:
         """``time.monotonic()`` of the last write the device accepted."""
         return self._last_progress
@@ -272,11 +333,22 @@ class Player:
             raise PlaybackError(_device_error(error)) from error
         return True
 
+    def discard(self) -> None:
+        """Silence what is written and not yet played, at once (a stop). PortAudio's buffer is
+        too short to matter; the server's is not."""
+        stream = self._stream
+        if self.direct and stream is not None:
+            with suppress(Exception):
+                stream.flush()
+
     def queued_seconds(self) -> float:
-        """How much written audio has not yet left PortAudio's buffer, plus the device latency."""
+        """How much written audio has not yet sounded: the server's and the sink's buffers when
+        direct, else what has not left PortAudio's buffer."""
         stream = self._stream
         if stream is None:
             return 0.0
+        if self.direct:
+            return float(stream.queued_seconds())
         try:
             free = int(stream.get_write_available())
         except Exception:
@@ -306,5 +378,9 @@ class Player:
         goes on, on its own thread)."""
         with self._lock:
             stream, self._stream = self._stream, None
-        if stream is not None:
+        if stream is None:
+            return
+        if isinstance(stream, PulseOutputStream):
+            stream.close()
+        else:
             close_without_waiting(lambda: close_stream(stream), name="speech-close")

@@ -18,7 +18,8 @@ import subprocess
 import sys
 import threading
 import time
-from contextlib import suppress
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
 from typing import Any
 
 from .deadlines import START_TIMEOUT_S, SoundSystemNotAnswering, sound_system_stuck
@@ -30,6 +31,7 @@ __all__ = [
     "PULSE_LATENCY_MS",
     "close_stream",
     "end_portaudio",
+    "latency_unset",
     "open_stream",
     "portaudio",
     "portaudio_counts",
@@ -99,6 +101,24 @@ def portaudio() -> Any:
             _pa = started
             atexit.register(end_portaudio)
         return _pa
+    finally:
+        _life_lock.release()
+
+
+@contextmanager
+def latency_unset() -> Iterator[None]:
+    """``PULSE_LATENCY_MSEC`` left out of the environment while a stream of this process that
+    is not PortAudio's connects to the server (libpulse reads it at every connect, and the
+    speaker's own stream asks for a larger buffer than PortAudio's). Taken with the lock of
+    opens and closes, so no PortAudio open reads the environment meanwhile."""
+    _take_life_lock()
+    try:
+        saved = os.environ.pop("PULSE_LATENCY_MSEC", None)
+        try:
+            yield
+        finally:
+            if saved is not None:
+                os.environ["PULSE_LATENCY_MSEC"] = saved
     finally:
         _life_lock.release()
 

@@ -319,7 +319,7 @@ class SpeechOutput(Playback):
 
     @property
     def output_latency(self) -> float:
-        """PortAudio's reported output latency of the open stream, in seconds."""
+        """Seconds from handing sound over to hearing it, as the open stream reports it."""
         return self._player.output_latency
 
     @property
