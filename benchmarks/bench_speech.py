@@ -10,7 +10,7 @@ monitor's own small delivery delay: the figures err on the slow side). Stalls of
 (it stalls for a second or two whenever a stream joins or leaves it) do not skew the clock.
 
 (a) say() -> first audible sample at the sink, median and p90 over distinct game messages;
-    also PortAudio's view: first frame handed to the stream + its reported output latency.
+    also the stream's own view: first frame handed to it + the output latency it reports.
 (b) stop() -> last audible sample at the sink.
 Baseline in the same run: the usual way, ``espeak-ng --stdout`` in a subprocess per message,
 then a PyAudio stream opened for it and the WAV written (the sink is kept awake meanwhile, so
@@ -156,7 +156,7 @@ def main() -> int:
     s, p, t = ours["say_to_sound"], ours["say_to_sound_portaudio_view"], ours["stop_to_silence"]
     print(f"say() to first sound at the speaker: median {s['median_ms']} ms, "  # type: ignore[index]
           f"p90 {s['p90_ms']} ms over {s['n']} messages (target 60 ms).")  # type: ignore[index]
-    print(f"Same, PortAudio's view (first frame handed + reported latency): "
+    print(f"Same, the stream's own view (first frame handed + reported latency): "
           f"median {p['median_ms']} ms, p90 {p['p90_ms']} ms.")  # type: ignore[index]
     print(f"stop() to silence at the speaker: median {t['median_ms']} ms, "  # type: ignore[index]
           f"p90 {t['p90_ms']} ms (target 50 ms).")  # type: ignore[index]

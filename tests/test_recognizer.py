@@ -358,6 +358,27 @@ def test_a_room_falling_quiet_as_a_command_ends_does_not_make_the_command_look_c
     assert ends[0].snr_db < 20.0
 
 
+def test_a_command_said_as_listening_begins_is_not_judged_against_its_own_first_frame(
+        recognizer: Recognizer) -> None:
+    """The microphone's first frame is the room's level, unless the player was already speaking:
+    then it is the word, and against it a clean "turn" stood a mere 17 dB out ("too noisy")."""
+    pcm = synthesize("turn") + bytes(32000)  # trimmed: its first frame is the word
+    endpointer = Endpointer()
+    recognizer.reset_stream()
+    heard = []
+    for offset in range(0, len(pcm) - 640 + 1, 640):
+        for event in endpointer.process(pcm[offset:offset + 640], recognizer.completion):
+            if event.kind == "start":
+                recognizer.start(None)
+                recognizer.feed(event.audio)
+            elif event.kind == "audio":
+                recognizer.feed(event.audio)
+            elif event.kind == "end":
+                heard.append((recognizer.finish(event.snr_db), event.snr_db))
+    assert [(result.command, result.reason) for result, _ in heard] == [("turn", "command")]
+    assert heard[0][1] > recognizer.tuning.min_snr_db + 10  # well clear of "too noisy"
+
+
 def test_a_room_that_gets_loud_after_listening_began_does_not_deafen_the_endpointer() -> None:
     """A fan switched on after listening began in a quiet room, and left on: the endpointer
     must learn the new noise and still find a command said over it."""

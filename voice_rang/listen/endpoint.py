@@ -75,6 +75,8 @@ class Endpointer:
         self.margin_db = margin_db
         self.floor_db = noise_floor_db if noise_floor_db is not None else 30.0
         self._floor_known = noise_floor_db is not None
+        self._floor_learned_at = 0
+        """The frame whose level became the floor, when the floor was not given (0: given)."""
         self._history: deque[tuple[bytes, bool, float]] = deque(maxlen=max(1, preroll_ms // frame_ms))
         self._onset = onset_frames
         self._max_frames = max_ms // frame_ms
@@ -124,6 +126,7 @@ class Endpointer:
         if not self._floor_known:
             self.floor_db = level
             self._floor_known = True
+            self._floor_learned_at = self._frames
         loud = level > self.floor_db + self.margin_db
         voiced = loud and (self._vad.is_speech(frame) or level > self.floor_db + 2 * self.margin_db)
         if not loud:
@@ -164,7 +167,11 @@ class Endpointer:
                 self._silent_frames = 0
                 audio = b"".join(f for f, _, _ in self._history)
                 self._voiced_levels = [level for _, v, level in self._history if v]
-                self._floor_at_start = self.floor_db
+                # A floor learned from a frame of this very utterance (the player spoke as
+                # listening began) is the word, not the room: judge it by the floor after it.
+                first_frame = self._frames - len(self._history) + 1
+                learned_inside = self._floor_learned_at >= first_frame
+                self._floor_at_start = -math.inf if learned_inside else self.floor_db
                 self._history.clear()
                 gap = now - self._onset * self.frame_ms - self._last_end_ms
                 yield Utterance("start", audio, now, gap)
