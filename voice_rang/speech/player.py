@@ -39,7 +39,7 @@ from typing import Any
 
 from .deadlines import SoundSystemNotAnswering, close_without_waiting
 from .devices import AudioDevice, DeviceNotFound, find_output_device, list_devices
-from .portaudio import close_stream, latency_unset, open_stream, portaudio, reopen_stream
+from .portaudio import close_stream, latency_override_off, open_stream, portaudio, reopen_stream
 from .pulse import PulseOutputStream, PulseUnavailable, pulse_server_configured
 
 __all__ = ["STALL_SECONDS", "PlaybackError", "Player", "PlayerUnavailable"]
@@ -171,7 +171,7 @@ class Player:
         """Open a :class:`PulseOutputStream`; raises :class:`PlayerUnavailable` (no server, or
         one that is restarting: a reopen tries again)."""
         try:
-            stream = PulseOutputStream(sample_rate, connecting=latency_unset)
+            stream = PulseOutputStream(sample_rate, connecting=latency_override_off)
         except (PulseUnavailable, SoundSystemNotAnswering) as error:
             raise PlayerUnavailable(
                 f"The sound server would not take a stream ({error}): "

@@ -31,7 +31,7 @@ __all__ = [
     "PULSE_LATENCY_MS",
     "close_stream",
     "end_portaudio",
-    "latency_unset",
+    "latency_override_off",
     "open_stream",
     "portaudio",
     "portaudio_counts",
@@ -106,14 +106,18 @@ def portaudio() -> Any:
 
 
 @contextmanager
-def latency_unset() -> Iterator[None]:
-    """``PULSE_LATENCY_MSEC`` left out of the environment while a stream of this process that
-    is not PortAudio's connects to the server (libpulse reads it at every connect, and the
-    speaker's own stream asks for a larger buffer than PortAudio's). Taken with the lock of
-    opens and closes, so no PortAudio open reads the environment meanwhile."""
+def latency_override_off() -> Iterator[None]:
+    """``PULSE_LATENCY_MSEC`` made ineffective while a stream of this process that is not
+    PortAudio's connects to the server: libpulse reads it at every connect, and the speaker's
+    own stream asks for a larger buffer than PortAudio's. libpulse ignores the value ``0``, so
+    the variable is set to it and back, which replaces one string in place; taking it out and
+    putting it back could move the environment under another thread's ``getenv``. Taken with the
+    lock of opens and closes, so no PortAudio open reads the environment meanwhile."""
     _take_life_lock()
     try:
-        saved = os.environ.pop("PULSE_LATENCY_MSEC", None)
+        saved = os.environ.get("PULSE_LATENCY_MSEC")
+        if saved is not None:
+            os.environ["PULSE_LATENCY_MSEC"] = "0"
         try:
             yield
         finally:

@@ -10,12 +10,12 @@ without a gap. A stop still silences at once: :meth:`PulseOutputStream.flush` dr
 server holds.
 
 The same narrow face as the PyAudio stream :class:`~voice_rang.speech.player.Player` writes to
-(``get_write_available``, ``write``, ``get_output_latency``, ``close``), plus ``flush`` and
-``queued_seconds``. Nothing here waits on a callback: state is polled under the threaded
-mainloop's lock with a deadline, so a frozen server makes an open fail in time instead of
-hanging, and a stream that stops taking sound shows as no space to write (the player's stall
-check). libpulse is loaded with ctypes, so nothing extra is installed: it is the library the
-ALSA plugin itself uses, present wherever PulseAudio or PipeWire's pulse server is.
+(``get_write_available``, ``write``, ``close``), plus ``flush`` and ``queued_seconds``. Nothing
+here waits on a callback: state is polled under the threaded mainloop's lock with a deadline, so a
+frozen server makes an open fail in time instead of hanging, and a stream that stops taking sound
+shows as no space to write (the player's stall check). libpulse is loaded with ctypes, so nothing
+extra is installed: it is the library the ALSA plugin itself uses, present wherever PulseAudio or
+PipeWire's pulse server is.
 """
 
 from __future__ import annotations
@@ -52,6 +52,8 @@ _STREAM_INTERPOLATE_TIMING = 0x0002
 _STREAM_AUTO_TIMING_UPDATE = 0x0008
 _STREAM_EARLY_REQUESTS = 0x4000
 _SEEK_RELATIVE = 0
+_WRITABLE_FAILED = ctypes.c_size_t(-1).value
+"""``pa_stream_writable_size``'s answer when the stream has failed."""
 
 
 class PulseUnavailable(OSError):
@@ -127,6 +129,24 @@ def pulse_server_configured() -> bool:
     return runtime is not None and os.path.exists(os.path.join(runtime, "pulse", "native"))
 
 
+class _MainloopLock:
+    """The threaded main loop's lock as a context manager; made once per stream, as it is
+    taken for every write. Once the loop is freed, taking it raises ``OSError``."""
+
+    def __init__(self, lib: Any, mainloop: int) -> None:
+        self._lib = lib
+        self.mainloop: int | None = mainloop
+
+    def __enter__(self) -> None:
+        if self.mainloop is None:
+            raise OSError("the PulseAudio stream is closed")
+        self._lib.pa_threaded_mainloop_lock(self.mainloop)
+
+    def __exit__(self, *_: object) -> None:
+        if self.mainloop is not None:
+            self._lib.pa_threaded_mainloop_unlock(self.mainloop)
+
+
 class PulseOutputStream:
     """One mono PCM16 playback stream on the server's default sink, opened at ``rate``.
 
@@ -144,6 +164,7 @@ class PulseOutputStream:
         self._mainloop = lib.pa_threaded_mainloop_new()
         if not self._mainloop:
             raise PulseUnavailable("libpulse could not start its main loop")
+        self._lock = _MainloopLock(lib, self._mainloop)
         self._context: int | None = None
         self._stream: int | None = None
         self._flushed = False
@@ -186,17 +207,8 @@ class PulseOutputStream:
             granted = lib.pa_stream_get_buffer_attr(self._stream).contents
             self.buffer_frames = int(granted.tlength) // frame_bytes
 
-    def _locked(self) -> Any:
-        lib, mainloop = self._lib, self._mainloop
-
-        class _Lock:
-            def __enter__(self) -> None:
-                lib.pa_threaded_mainloop_lock(mainloop)
-
-            def __exit__(self, *_: object) -> None:
-                lib.pa_threaded_mainloop_unlock(mainloop)
-
-        return _Lock()
+    def _locked(self) -> _MainloopLock:
+        return self._lock
 
     def _await(self, state: Any, ready: int, failed: set[int], deadline: float,
                what: str) -> None:
@@ -223,13 +235,14 @@ class PulseOutputStream:
         with self._locked():
             self._check()
             free = self._lib.pa_stream_writable_size(self._stream)
-        if free == ctypes.c_size_t(-1).value:
+        if free == _WRITABLE_FAILED:
             raise OSError(-9999, "the PulseAudio stream failed")
         return int(free) // 2
 
     def write(self, data: bytes, frames: int | None = None) -> None:
         """Hand ``data`` (PCM16 mono) to the server; never blocks (the caller sizes it to
-        :meth:`get_write_available`)."""
+        :meth:`get_write_available`). ``frames`` is PyAudio's argument, implied here by
+        ``data``."""
         with self._locked():
             self._check()
             if self._lib.pa_stream_write(self._stream, data, len(data), None, 0,
@@ -242,6 +255,8 @@ class PulseOutputStream:
         queued; libpulse's own figures are stale until the server answers, so they are not
         asked (:meth:`queued_seconds`)."""
         lib = self._lib
+        if self._mainloop is None:
+            return
         with self._locked():
             if self._stream is None:
                 return
@@ -254,19 +269,18 @@ class PulseOutputStream:
     def queued_seconds(self) -> float:
         """How long what was written still sounds: the server's buffer and the sink's."""
         usec, negative = ctypes.c_uint64(0), ctypes.c_int(0)
+        if self._mainloop is None:
+            return 0.0
         with self._locked():
             if self._stream is None or self._flushed:
                 return 0.0
             if self._lib.pa_stream_get_latency(
                     self._stream, ctypes.byref(usec), ctypes.byref(negative)) < 0:
                 free = self._lib.pa_stream_writable_size(self._stream)
-                if free == ctypes.c_size_t(-1).value:
+                if free == _WRITABLE_FAILED:
                     return 0.0
                 return max(self.buffer_frames - int(free) // 2, 0) / self.rate
         return 0.0 if negative.value else usec.value / 1e6
-
-    def get_output_latency(self) -> float:
-        return self.queued_seconds()
 
     def close(self) -> None:
         """Disconnect and free; never raises, never waits on the server."""
@@ -282,5 +296,6 @@ class PulseOutputStream:
                 lib.pa_context_unref(self._context)
             self._stream = self._context = None
         mainloop, self._mainloop = self._mainloop, None
+        self._lock.mainloop = None
         lib.pa_threaded_mainloop_stop(mainloop)
         lib.pa_threaded_mainloop_free(mainloop)
