@@ -6,7 +6,10 @@ in it. Here a stretch of a Debian music package plays for ``--seconds``, a "turn
 every 3 s, and the whole stream goes through :func:`voice_rang.listen.recognizer.decode_pcm`
 (the endpointer, then the recogniser, as the microphone listener runs them), with the valid
 commands of a turn in play. Each voice says it with enrolled takes (three others of its own, the
-live rule with them) and without (the released recogniser).
+live rule with them) and without (the released recogniser; with ``--head``, also the live rule
+without takes). ``--floor-percentile 0`` gives the endpointer the floor it had before
+(:data:`voice_rang.listen.endpoint.FLOOR_PERCENTILE`), to compare in the same run; music names
+may also be noise that stays on (``white``, ``pink``, ``brown``, ``babble``).
 
 Counted per stream: the takes acted on as "turn" (right), any other command acted on (wrong),
 questions asked ("Did you say ...?"), the utterances the endpointer cut, and the commands acted
@@ -31,6 +34,7 @@ import subprocess
 import sys
 import tempfile
 import wave
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -90,8 +94,45 @@ def takes_at(length: int) -> range:
     return range(int(EVERY_S * RATE), length - RATE, int(EVERY_S * RATE))
 
 
-def recognizers(voice: str) -> dict[str, Any]:
-    """The released recogniser, and the live rule with three enrolled takes of each command."""
+NOISES = ("white", "pink", "brown", "babble")
+"""Noise that stays on, instead of a music package (``--music white`` ...): the check that what
+helps under music does not hurt in an ordinary noisy room."""
+
+
+def noise_track(kind: str, seconds: int) -> np.ndarray:
+    """``seconds`` of ``kind`` noise, the same every run. Babble is the training voices only
+    (``voice_corpus.BABBLE_TEXTS`` without ``awb``), looped."""
+    rng = np.random.default_rng(zlib.crc32(kind.encode()))
+    length = seconds * RATE
+    if kind == "babble":
+        lines = [(voice, text) for voice, text in voice_corpus.BABBLE_TEXTS if voice != "awb"]
+        loop = np.zeros(12 * RATE)
+        for number, (voice, text) in enumerate(lines):
+            said = np.frombuffer(synthesize(f"{text} {text}", voice), dtype="<i2").astype(np.float64)
+            said = np.concatenate([np.zeros(int(0.7 * number * RATE)), said])[:len(loop)]
+            loop[:len(said)] += said / (np.max(np.abs(said)) + 1e-9)
+        looped: np.ndarray = np.tile(loop, length // len(loop) + 1)[:length] * 8000
+        return looped
+    white: np.ndarray = rng.standard_normal(length) * 3000
+    if kind == "white":
+        return white
+    spectrum = np.fft.rfft(white)
+    frequency = np.maximum(np.fft.rfftfreq(length, 1 / RATE), 20.0)
+    shaped: np.ndarray = np.fft.irfft(spectrum / (frequency ** (0.5 if kind == "pink" else 1.0)), length)
+    return shaped / np.std(shaped) * 3000  # type: ignore[no-any-return]
+
+
+def source_track(name: str, seconds: int) -> np.ndarray:
+    """A music package's track, or one of :data:`NOISES` as long as ``seconds``."""
+    if name in NOISES:
+        return noise_track(name, seconds)
+    track: np.ndarray = corpus.music_track(name).astype(np.float64)
+    return track
+
+
+def recognizers(voice: str, head: bool = False) -> dict[str, Any]:
+    """The released recogniser, the live rule with three enrolled takes of each command, and
+    (``--head``) the live rule without takes (not what a player without takes gets today)."""
     from voice_rang.listen.neural import NeuralRecognizer
     from voice_rang.listen.personal import PersonalVoice
     from voice_rang.listen.recognizer import Recognizer
@@ -107,7 +148,11 @@ def recognizers(voice: str) -> dict[str, Any]:
                 # Enrolled at the table, as a player does, whatever room the game is then played in.
                 out.writeframes(take(command, voice, tempo, cents).astype("<i2").tobytes())
     personal = PersonalVoice.load(folder, known=set(commands.phrases))
-    return {"released": Recognizer(commands), "with takes": NeuralRecognizer(commands, personal=personal)}
+    chosen: dict[str, Any] = {"released": Recognizer(commands),
+                              "with takes": NeuralRecognizer(commands, personal=personal)}
+    if head:
+        chosen["head, no takes"] = NeuralRecognizer(commands)
+    return chosen
 
 
 def count(recognizer: Any, pcm: bytes, takes: int) -> dict[str, Any]:
@@ -122,21 +167,28 @@ def count(recognizer: Any, pcm: bytes, takes: int) -> dict[str, Any]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--music", nargs="+", default=["asc-music", "drascula-music"])
+    parser.add_argument("--music", nargs="+", default=["asc-music", "drascula-music"],
+                        help=f"Debian music packages, or noise: {', '.join(NOISES)}")
     parser.add_argument("--voices", nargs="+", default=["rms", "slt", "kal16"])
     parser.add_argument("--snr", nargs="+", type=float, default=[20.0, 15.0, 10.0])
     parser.add_argument("--seconds", type=int, default=40)
     parser.add_argument("--offsets", nargs="+", type=int, default=[60, 240],
                         help="where in each package's music to start, seconds")
     parser.add_argument("--room", action="store_true", help="the voice across a 0.5 s room")
+    parser.add_argument("--head", action="store_true", help="also the live rule without enrolled takes")
+    parser.add_argument("--floor-percentile", type=float, default=None,
+                        help="the endpointer's noise floor percentile (0: the quietest frame)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
+    if args.floor_percentile is not None:
+        from voice_rang.listen import endpoint
+        endpoint.FLOOR_PERCENTILE = args.floor_percentile
     totals: dict[str, dict[str, int]] = {}
     for voice in args.voices:
         said = take("turn", voice, *SAID, room=args.room)
-        listeners = recognizers(voice)
+        listeners = recognizers(voice, args.head)
         for package in args.music:
-            track = corpus.music_track(package).astype(np.float64)
+            track = source_track(package, max(args.offsets) + args.seconds)
             for offset in args.offsets:
                 music = track[offset * RATE:(offset + args.seconds) * RATE]
                 if len(music) < args.seconds * RATE:

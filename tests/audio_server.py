@@ -21,6 +21,8 @@ import wave
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import numpy as np
+
 __all__ = ["MIC_RATE", "AudioServer", "audio_server_available", "start_audio_server"]
 
 MIC_RATE = 16000
@@ -48,6 +50,8 @@ class AudioServer:
     _written: int = 0
     _lock: threading.Lock = field(default_factory=threading.Lock)
     _stop: threading.Event = field(default_factory=threading.Event)
+    _radio: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int32))
+    _radio_at: int = 0
 
     @property
     def server(self) -> str:
@@ -78,6 +82,23 @@ class AudioServer:
             self._marks.append((self._written + pending + len(pcm16_mono_16k), done, when))
         return time.monotonic() + (pending + len(pcm16_mono_16k)) / (2 * MIC_RATE), done, when
 
+    def play_radio(self, pcm16_mono_16k: bytes) -> None:
+        """Keep ``pcm16_mono_16k`` playing into the microphone, looped, under whatever is said
+        (a radio on in the room); ``b""`` turns it off."""
+        with self._lock:
+            self._radio = np.frombuffer(pcm16_mono_16k, dtype="<i2").astype(np.int32)
+            self._radio_at = 0
+
+    def _with_radio(self, chunk: bytes) -> bytes:
+        """Called with the lock held: ``chunk`` with the radio's next stretch added to it."""
+        radio = self._radio
+        if not len(radio):
+            return chunk
+        samples = np.frombuffer(chunk, dtype="<i2").astype(np.int32)
+        at = (self._radio_at + np.arange(len(samples))) % len(radio)
+        self._radio_at = int(at[-1] + 1) % len(radio)
+        return bytes(np.clip(samples + radio[at], -32768, 32767).astype("<i2").tobytes())
+
     def microphone_idle(self) -> bool:
         with self._lock:
             return not self._queue
@@ -102,6 +123,7 @@ class AudioServer:
                         chunk = chunk.ljust(chunk_bytes, b"\0")
                     else:
                         chunk = silence
+                    chunk = self._with_radio(chunk)
                 try:
                     pipe.write(chunk)
                 except BrokenPipeError:

@@ -56,6 +56,14 @@ def test_a_lean_is_asked_about_and_said_as_too_noisy_only_in_a_very_noisy_room()
     assert decide(heard(snr_db=2.0), lean, None, rule).guess == "turn"
 
 
+def test_a_command_the_grammar_heard_too_deep_in_noise_and_the_head_not_at_all_is_said_as_too_noisy() -> None:
+    nothing = HeadScores(LABELS, (0.82, 0.18, 0.0, 0.0, 0.0))
+    noisy = Recognition(None, "turn", True, 1.0, "too noisy", 600.0, "turn", 15.0)
+    result = decide(noisy, nothing, frozenset({"turn"}), Rule(accept=0.8, ask=0.41))
+    assert (result.command, result.unsure, result.reason) == (None, True, "too noisy")
+    assert decide(noisy, nothing, frozenset({"stop"}), Rule()).reason != "too noisy"  # not valid now
+
+
 def test_the_players_own_takes_decide_what_the_stock_head_is_unsure_of() -> None:
     unsure = HeadScores(LABELS, (0.7, 0.2, 0.1, 0.0, 0.0))
     mine = PersonalMatch("help", 0.95, 0.2)

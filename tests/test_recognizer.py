@@ -399,6 +399,32 @@ def test_a_room_that_gets_loud_after_listening_began_does_not_deafen_the_endpoin
     assert later[1].snr_db > 5
 
 
+def test_a_radio_with_brief_quiet_moments_is_learned_as_the_room_and_a_command_is_found_over_it() -> None:
+    """Music is loud most of the time and quiet for moments. Were the floor its quietest moment,
+    the rest of it would be "speech" for ever: one utterance after another, none of them the
+    player's."""
+    rng = random.Random(7)
+
+    def noise(rms: float, seconds: float) -> list[int]:
+        return [round(rng.gauss(0.0, rms)) for _ in range(int(16000 * seconds))]
+
+    radio: list[int] = []
+    while len(radio) < 16000 * 12:
+        radio += noise(500.0, 0.4) + noise(5.0, 0.1)  # 40 dB quieter a fifth of the time
+    word = array.array("h", speak("status"))
+    loud = [s for s in word if abs(s) > 300]
+    gain = 500.0 * 10 ** (20 / 20) / math.sqrt(sum(s * s for s in loud) / len(loud))  # 20 dB over it
+    said_at = 16000 * 8
+    for index, sample in enumerate(word):
+        radio[said_at + index] += round(gain * sample)
+    pcm = array.array("h", (max(-32768, min(32767, s)) for s in radio)).tobytes()
+    endpointer = Endpointer()
+    starts = [offset / 32000 for offset in range(0, len(pcm) - 640 + 1, 640)
+              for e in endpointer.process(pcm[offset:offset + 640]) if e.kind == "start"]
+    assert [at for at in starts if 4.0 <= at < 8.0] == [], starts  # the radio alone, once learned
+    assert len([at for at in starts if 8.0 <= at < 9.5]) == 1, starts
+
+
 @pytest.mark.parametrize(("room_rms", "close_ms"), [(3.0, 100), (300.0, 200)])
 def test_a_whole_command_closes_quickly_only_in_a_quiet_room(room_rms: float, close_ms: int) -> None:
     """In noise a weak part of a word passes for silence: the quick close waits a little longer."""

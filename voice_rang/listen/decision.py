@@ -104,6 +104,10 @@ def decide(grammar: Recognition, scores: HeadScores | None, allowed: frozenset[s
         if rule.grammar_rescue and (grammar_sure == command or grammar_leans):
             return answer(command, False, "command")
         return answer(None, True, "too noisy" if grammar.snr_db < rule.noisy_db else "unsure")
+    if grammar.reason == "too noisy" and (allowed is None or grammar.guess in allowed):
+        # The grammar decoders heard a command too deep in the noise to trust and the head heard
+        # none: the player is told why nothing happened, not left in silence.
+        return grammar
     if anything is not None and allowed is not None and anything not in allowed and p_any >= rule.accept:
         return replace(answer(None, False, "not valid now", confidence=p_any), guess=anything)
     return replace(answer(None, False, "not a command"), guess=None)

@@ -21,7 +21,8 @@ from dataclasses import dataclass
 from .levels import energy_db
 from .results import Completion
 
-__all__ = ["HANGOVER_MS", "NOISY_COMPLETE_HANGOVER_MS", "QUICK_CLOSE_MIN_SNR_DB", "Endpointer", "Utterance"]
+__all__ = ["FLOOR_PERCENTILE", "HANGOVER_MS", "NOISY_COMPLETE_HANGOVER_MS", "QUICK_CLOSE_MIN_SNR_DB", "Endpointer",
+           "Utterance"]
 
 HANGOVER_MS = {
     Completion.COMPLETE: 100,
@@ -39,6 +40,11 @@ commands ("flip" inside a noisy "repeat"), so the utterance waits longer
 
 NOISY_COMPLETE_HANGOVER_MS = 200
 """Silence that closes a whole command in a room under ``QUICK_CLOSE_MIN_SNR_DB``."""
+
+FLOOR_PERCENTILE = 30.0
+"""The noise floor rises to this percentile of the last few seconds' frame levels when it is
+under it. A command fills well under a third of that window, so it never lifts the floor; music,
+a fan or babble fill most of it. 0 is the quietest frame."""
 
 
 @dataclass(frozen=True)
@@ -63,7 +69,8 @@ class Endpointer:
 
     def __init__(self, *, sample_rate: int = 16000, frame_ms: int = 20, preroll_ms: int = 300,
                  max_ms: int = 4000, onset_frames: int = 3, noise_floor_db: float | None = None,
-                 margin_db: float = 12.0, floor_window_ms: int = 3000) -> None:
+                 margin_db: float = 12.0, floor_window_ms: int = 3000,
+                 floor_percentile: float | None = None) -> None:
         from pocketsphinx import Vad
 
         self.sample_rate = sample_rate
@@ -89,7 +96,10 @@ class Endpointer:
         self._level_db = 0.0
         self._voiced_levels: list[float] = []
         self._floor_at_start = -math.inf
-        self._recent_levels: deque[float] = deque(maxlen=max(1, floor_window_ms // frame_ms))
+        window = max(1, floor_window_ms // frame_ms)
+        self._recent_levels: deque[float] = deque(maxlen=window)
+        percentile = FLOOR_PERCENTILE if floor_percentile is None else floor_percentile
+        self._floor_rank = round(percentile / 100 * (window - 1))
 
     def set_noise_floor(self, db: float) -> None:
         """Start from a known ambient level (``decode_pcm``'s quiet room) instead of the first
@@ -135,12 +145,14 @@ class Endpointer:
             self.floor_db += rate * (level - self.floor_db)
         self._recent_levels.append(level)
         if len(self._recent_levels) == self._recent_levels.maxlen:
-            # The room got louder (a fan, a radio): every frame for seconds was over the floor,
-            # which talk never does, as it pauses. Without this the floor would stay below the
-            # new noise and the noise would be "speech" for ever.
-            quietest = min(self._recent_levels)
-            if quietest > self.floor_db:
-                self.floor_db = quietest
+            # The room got louder (a fan, a radio): most frames for seconds were over the floor,
+            # which a command never does. Without this the floor would stay below the new noise
+            # and the noise would be "speech" for ever. A low percentile, not the quietest frame:
+            # music's brief quiet moments would hold the floor under the rest of it.
+            levels = sorted(self._recent_levels)
+            low = levels[self._floor_rank]
+            if low > self.floor_db:
+                self.floor_db = low
         return voiced
 
     def process(self, frame: bytes,

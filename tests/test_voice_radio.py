@@ -1,0 +1,153 @@
+"""A whole game played hands-free with a radio on: ``voice-rang play`` through the front door on
+the test sound card, the player's own takes enrolled with ``voice-rang enroll --import``.
+
+The radio is real recorded music, Debian's ``fb-music-high`` (the music the radio benchmark holds
+out from training), decoded by ffmpeg and looped into the microphone the whole game, under the
+player's words, beside the table and across a room. The player is flite's ``awb`` voice, which
+no figure was tuned on; the takes said in the game are new ones (another tempo and pitch than
+the enrolled three). Like a person, the player says "turn" again when the game did not catch it,
+and answers "yes" when it asks "Did you say turn?".
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import subprocess
+import time
+import wave
+from pathlib import Path
+
+import numpy as np
+import pytest
+from audio_server import AudioServer
+from live_game import LineWatch
+from speech_samples import RATE, synthesize, trim
+from test_play import VOICE_RANG
+
+pytestmark = [pytest.mark.audio, pytest.mark.slow]
+
+MUSIC = Path("/usr/share/games/frozen-bubble/snd")
+PLAYER = "awb"
+TRIES = 4
+"""How often the player says "turn" for one card before the test gives up on the game."""
+ROOM = ("40", "50", "50")
+"""sox reverb's reverberance, damping and room scale: the benchmark's 0.5 s room."""
+
+
+def sox(pcm: bytes, *effects: str) -> bytes:
+    """``pcm`` (16 kHz mono PCM16) through sox's ``effects``."""
+    raw = ["-t", "raw", "-r", str(RATE), "-e", "signed", "-b", "16", "-c", "1"]
+    return subprocess.run(["sox", *raw, "-", *raw, "-", *effects], input=pcm, check=True,
+                          capture_output=True).stdout
+
+
+def take(text: str, tempo: float, cents: int, *, room: bool = False) -> bytes:
+    """``text`` in the player's voice, a little faster or slower and higher or lower."""
+    effects = ["tempo", str(tempo), "pitch", str(cents)]
+    if room:
+        effects += ["reverb", *ROOM, "channels", "1"]
+    return trim(sox(synthesize(text, PLAYER), *effects))
+
+
+def power(pcm: bytes, floor: int = 300) -> float:
+    """Mean power of the loud part of ``pcm``, as the benchmark measures speech."""
+    samples = np.frombuffer(pcm, dtype="<i2").astype(np.float64)
+    loud = samples[np.abs(samples) > floor]
+    return float(np.mean(loud ** 2)) if len(loud) else 0.0
+
+
+def radio(level_of: bytes, snr_db: float, seconds: int = 90) -> bytes:
+    """The first ``seconds`` of fb-music-high's first module, scaled to ``snr_db`` below the
+    loud part of ``level_of``."""
+    modules = sorted(MUSIC.glob("*.xm"))
+    if not modules:
+        pytest.fail("the radio test needs Debian's fb-music-high: run scripts/dev test")
+    music = subprocess.run(["ffmpeg", "-nostdin", "-loglevel", "error", "-i", str(modules[0]), "-t",
+                            str(seconds), "-ac", "1", "-ar", str(RATE), "-f", "s16le", "-"],
+                           check=True, capture_output=True).stdout
+    samples = np.frombuffer(music, dtype="<i2").astype(np.float64)
+    gain = math.sqrt(power(level_of) / 10 ** (snr_db / 10) / float(np.mean(samples ** 2)))
+    return bytes(np.clip(np.round(samples * gain), -32768, 32767).astype("<i2").tobytes())
+
+
+def enrol(data_home: Path, folder: Path) -> None:
+    """Three takes each of "turn" and "yes", through ``voice-rang enroll --import``."""
+    folder.mkdir()
+    for command in ("turn", "yes"):
+        for n, (tempo, cents) in enumerate(((0.9, -60), (1.0, 0), (1.12, 60))):
+            with wave.open(str(folder / f"{command}__{n}.wav"), "wb") as wav:
+                wav.setnchannels(1)
+                wav.setsampwidth(2)
+                wav.setframerate(RATE)
+                wav.writeframes(take(command, tempo, cents))
+    result = subprocess.run([VOICE_RANG, "enroll", "--text", "--import", str(folder)],
+                            env=dict(os.environ, XDG_DATA_HOME=str(data_home)),
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "Took 6 takes of 2 commands" in result.stdout, result.stdout
+
+
+def say_until_turned(server: AudioServer, lines: LineWatch, turn: bytes, yes: bytes) -> int:
+    """Say "turn" until the card turns (answering "yes" to a question); how often it was said."""
+    for tries in range(1, TRIES + 1):
+        said = time.monotonic()
+        server.say_into_microphone(turn)
+        deadline = said + 8
+        while time.monotonic() < deadline:
+            heard = lines.since(said)
+            if any(line.startswith("You turned ") for line in heard):
+                return tries
+            if any(line.startswith("Did you say turn?") for line in heard):
+                asked = time.monotonic()
+                server.say_into_microphone(yes)
+                lines.wait_for("You turned ", timeout=8, after=asked)
+                if any(line.startswith("You turned ") for line in lines.since(said)):
+                    return tries
+                break
+            time.sleep(0.05)
+    raise AssertionError(f'"turn" said {TRIES} times and the card never turned: {lines.since(said)}')
+
+
+@pytest.mark.parametrize(("room", "snr_db"), [(False, 15.0), (True, 20.0)], ids=["beside", "across-a-room"])
+def test_a_whole_game_is_played_by_saying_turn_with_a_radio_on(
+        audio_server: AudioServer, tmp_path: Path, room: bool, snr_db: float) -> None:
+    data_home = tmp_path / "data"
+    enrol(data_home, tmp_path / "takes")
+    turn = take("turn", 1.05, 30, room=room)
+    yes = take("yes", 0.95, -30, room=room)
+    log = tmp_path / "game.jsonl"
+    audio_server.play_radio(radio(turn, snr_db))
+    process = subprocess.Popen([VOICE_RANG, "play", "--seats", "2", "--beat", "0", "--seed", "21",
+                                "--cap", "6", "--text", "--listen", "--log", str(log)],
+                               env=dict(audio_server.env, XDG_DATA_HOME=str(data_home)),
+                               stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True)
+    assert process.stdout is not None
+    lines = LineWatch(process.stdout)
+    tries: list[int] = []
+    try:
+        assert lines.wait_for("Listening: say turn", timeout=60), lines.lines
+        for _ in range(3):
+            offered = time.monotonic()
+            time.sleep(2.0)  # the radio alone, between turns, turns nothing
+            assert not any(line.startswith("You turned ") for line in lines.since(offered)), lines.since(offered)
+            tries.append(say_until_turned(audio_server, lines, turn, yes))
+        assert lines.wait_for("Game over at the cap of 6 reveals", timeout=30), lines.lines
+    finally:
+        audio_server.play_radio(b"")
+        process.terminate()
+        try:
+            process.wait(10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+    printed = [line for _, line in lines.lines]
+    wrong = [line for line in printed if line.startswith(("Auto-reveal", "Quit", "Help", "Status", "Stopped"))]
+    assert not wrong, wrong  # nothing but "turn" (and "yes") was ever acted on
+    events = [json.loads(line) for line in log.read_text().splitlines()]
+    reveals = [event for event in events if event["event"] == "reveal"]
+    assert [event["seat"] for event in reveals] == [0, 1, 0, 1, 0, 1]
+    assert events[-1]["event"] == "end"
+    print(f"radio {snr_db} dB {'across a room' if room else 'beside the table'}: "
+          f'"turn" said {tries} times for 3 cards')
