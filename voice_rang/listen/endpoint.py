@@ -21,8 +21,8 @@ from dataclasses import dataclass
 from .levels import energy_db
 from .results import Completion
 
-__all__ = ["FLOOR_PERCENTILE", "HANGOVER_MS", "NOISY_COMPLETE_HANGOVER_MS", "QUICK_CLOSE_MIN_SNR_DB", "Endpointer",
-           "Utterance"]
+__all__ = ["BETWEEN_MIN_MS", "FLOOR_PERCENTILE", "HANGOVER_MS", "NOISY_COMPLETE_HANGOVER_MS",
+           "QUICK_CLOSE_MIN_SNR_DB", "Endpointer", "Utterance"]
 
 HANGOVER_MS = {
     Completion.COMPLETE: 100,
@@ -42,9 +42,12 @@ NOISY_COMPLETE_HANGOVER_MS = 200
 """Silence that closes a whole command in a room under ``QUICK_CLOSE_MIN_SNR_DB``."""
 
 FLOOR_PERCENTILE = 30.0
-"""The noise floor rises to this percentile of the last few seconds' frame levels when it is
-under it. A command fills well under a third of that window, so it never lifts the floor; music,
-a fan or babble fill most of it. 0 is the quietest frame."""
+"""The noise floor rises to this percentile of the last 3 s of frame levels heard between
+utterances when it is under it: music, a fan or babble fill those frames, a player's talk mostly
+does not (its frames are inside utterances). 0 is the quietest frame."""
+
+BETWEEN_MIN_MS = 1000
+"""How much sound between utterances the percentile needs before it may lift the floor."""
 
 
 @dataclass(frozen=True)
@@ -98,8 +101,10 @@ class Endpointer:
         self._floor_at_start = -math.inf
         window = max(1, floor_window_ms // frame_ms)
         self._recent_levels: deque[float] = deque(maxlen=window)
-        percentile = FLOOR_PERCENTILE if floor_percentile is None else floor_percentile
-        self._floor_rank = round(percentile / 100 * (window - 1))
+        self._between_levels: deque[float] = deque(maxlen=window)
+        """Frame levels while no utterance was open (waiting, or deaf after a long one)."""
+        self._between_needed = max(1, BETWEEN_MIN_MS // frame_ms)
+        self._floor_percentile = FLOOR_PERCENTILE if floor_percentile is None else floor_percentile
 
     def set_noise_floor(self, db: float) -> None:
         """Start from a known ambient level (``decode_pcm``'s quiet room) instead of the first
@@ -144,15 +149,19 @@ class Endpointer:
             rate = 0.3 if level < self.floor_db else 0.02
             self.floor_db += rate * (level - self.floor_db)
         self._recent_levels.append(level)
+        if not self.in_speech:
+            self._between_levels.append(level)
         if len(self._recent_levels) == self._recent_levels.maxlen:
-            # The room got louder (a fan, a radio): most frames for seconds were over the floor,
-            # which a command never does. Without this the floor would stay below the new noise
-            # and the noise would be "speech" for ever. A low percentile, not the quietest frame:
-            # music's brief quiet moments would hold the floor under the rest of it.
-            levels = sorted(self._recent_levels)
-            low = levels[self._floor_rank]
-            if low > self.floor_db:
-                self.floor_db = low
+            # The room got louder (a fan, a radio): every frame for seconds was over the floor,
+            # which talk never does, as it pauses. Without this the floor would stay below the
+            # new noise and the noise would be "speech" for ever.
+            self.floor_db = max(self.floor_db, min(self._recent_levels))
+        if len(self._between_levels) >= self._between_needed:
+            # Music is quiet for moments, and a floor held at its quietest moment leaves the rest
+            # of it "speech". Between utterances the room is what is heard, so a low percentile of
+            # those frames is the room; talk's own frames are left out, or it would lift the floor.
+            rank = round(self._floor_percentile / 100 * (len(self._between_levels) - 1))
+            self.floor_db = max(self.floor_db, sorted(self._between_levels)[rank])
         return voiced
 
     def process(self, frame: bytes,
