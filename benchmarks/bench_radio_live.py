@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import subprocess
 import sys
 import tempfile
 import wave
@@ -46,8 +45,9 @@ sys.path.insert(0, str(ROOT / "scripts"))
 sys.path.insert(0, str(ROOT / "tests"))
 
 import command_corpus as corpus  # noqa: E402
+import speech_samples  # noqa: E402
 import voice_corpus  # noqa: E402
-from speech_samples import RATE, synthesize, trim  # noqa: E402
+from speech_samples import RATE, synthesize, varied_take  # noqa: E402
 
 from voice_rang.commands import CommandSet  # noqa: E402
 
@@ -60,24 +60,17 @@ ENROLLED = ((0.9, -60), (1.0, 0), (1.12, 60))
 """Tempo and pitch (cents) of the three enrolled takes of each command."""
 SAID = (1.05, 30)
 """Tempo and pitch of the take said over the radio: none of the enrolled three."""
-
-
-def sox(pcm: bytes, *effects: str) -> bytes:
-    raw = ["-t", "raw", "-r", str(RATE), "-e", "signed", "-b", "16", "-c", "1"]
-    return subprocess.run(["sox", *raw, "-", *raw, "-", *effects], input=pcm, check=True,
-                          capture_output=True).stdout
+ROOM_RT60_S = 0.5
+"""``--room``: the reverberation of the room the take is said across."""
 
 
 def take(text: str, voice: str, tempo: float, cents: int, room: bool = False) -> np.ndarray:
-    effects = ["tempo", str(tempo), "pitch", str(cents)]
-    if room:
-        effects += ["reverb", *voice_corpus.ROOMS["0.5s"], "channels", "1"]
-    return np.frombuffer(trim(sox(synthesize(text, voice), *effects)), dtype="<i2").astype(np.float64)
+    pcm = varied_take(text, voice, tempo, cents, room_rt60_s=ROOM_RT60_S if room else None)
+    return np.frombuffer(pcm, dtype="<i2").astype(np.float64)
 
 
 def loud_power(samples: np.ndarray) -> float:
-    loud = samples[np.abs(samples) > 300]
-    return float(np.mean(loud ** 2)) if len(loud) else 0.0
+    return speech_samples.loud_power(np.clip(samples, -32768, 32767).astype("<i2").tobytes())
 
 
 def stream(music: np.ndarray, said: np.ndarray | None, snr_db: float, level_of: np.ndarray) -> bytes:

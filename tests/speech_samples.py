@@ -15,7 +15,7 @@ import random
 import subprocess
 import tempfile
 
-__all__ = ["RATE", "synthesize", "trim", "with_white_noise"]
+__all__ = ["RATE", "in_a_room", "loud_power", "sox", "synthesize", "trim", "varied_take", "with_white_noise"]
 
 RATE = 16000
 
@@ -44,13 +44,19 @@ def synthesize(text: str, voice: str = "rms") -> bytes:
     return trim(raw)
 
 
+def loud_power(pcm: bytes, threshold: int = 300) -> float:
+    """Mean power of the samples louder than ``threshold``: a word's level, whatever silence is
+    around it (0.0 for a clip with none)."""
+    loud = [value * value for value in array.array("h", pcm) if abs(value) > threshold]
+    return sum(loud) / len(loud) if loud else 0.0
+
+
 def with_white_noise(pcm: bytes, snr_db: float, *, seconds_before: float = 0.0,
                      seed: int = 7) -> bytes:
     """``pcm`` in a room with steady white noise ``snr_db`` below its loud part, the noise also
     over its silences and, with ``seconds_before``, already there that long before it."""
     samples = array.array("h", pcm)
-    loud = [s for s in samples if abs(s) > 300]
-    noise_rms = math.sqrt(sum(s * s for s in loud) / len(loud)) / 10 ** (snr_db / 20)
+    noise_rms = math.sqrt(loud_power(pcm)) / 10 ** (snr_db / 20)
     room = array.array("h", bytes(2 * int(RATE * seconds_before))) + samples
     rng = random.Random(seed)
     return array.array("h", (max(-32768, min(32767, s + round(rng.gauss(0.0, noise_rms))))
@@ -70,3 +76,19 @@ def in_a_room(pcm: bytes, rt60_s: float = 0.8) -> bytes:
         ["sox", "-R", "-t", "raw", "-r", str(RATE), "-c", "1", "-b", "16", "-e", "signed", "-",
          "-t", "raw", "-", "reverb", *ROOM_REVERB[rt60_s], "channels", "1"],
         input=pcm, check=True, capture_output=True).stdout
+
+
+def sox(pcm: bytes, *effects: str) -> bytes:
+    """16 kHz mono PCM16 through sox's ``effects``, back as the same."""
+    raw = ["-t", "raw", "-r", str(RATE), "-e", "signed", "-b", "16", "-c", "1"]
+    return subprocess.run(["sox", *raw, "-", *raw, "-", *effects], input=pcm, check=True,
+                          capture_output=True).stdout
+
+
+def varied_take(text: str, voice: str, tempo: float, cents: int, *, room_rt60_s: float | None = None) -> bytes:
+    """``text`` by a flite voice a little faster or slower and higher or lower (a new take of
+    it), trimmed; with ``room_rt60_s``, across a room with that reverberation (:data:`ROOM_REVERB`)."""
+    effects = ["tempo", str(tempo), "pitch", str(cents)]
+    if room_rt60_s is not None:
+        effects += ["reverb", *ROOM_REVERB[room_rt60_s], "channels", "1"]
+    return trim(sox(synthesize(text, voice), *effects))

@@ -23,7 +23,7 @@ import numpy as np
 import pytest
 from audio_server import AudioServer
 from live_game import LineWatch
-from speech_samples import RATE, synthesize, trim
+from speech_samples import RATE, loud_power, varied_take
 from test_play import VOICE_RANG
 
 pytestmark = [pytest.mark.audio, pytest.mark.slow]
@@ -32,30 +32,13 @@ MUSIC = Path("/usr/share/games/frozen-bubble/snd")
 PLAYER = "awb"
 TRIES = 4
 """How often the player says "turn" for one card before the test gives up on the game."""
-ROOM = ("40", "50", "50")
-"""sox reverb's reverberance, damping and room scale: the benchmark's 0.5 s room."""
-
-
-def sox(pcm: bytes, *effects: str) -> bytes:
-    """``pcm`` (16 kHz mono PCM16) through sox's ``effects``."""
-    raw = ["-t", "raw", "-r", str(RATE), "-e", "signed", "-b", "16", "-c", "1"]
-    return subprocess.run(["sox", *raw, "-", *raw, "-", *effects], input=pcm, check=True,
-                          capture_output=True).stdout
+ROOM_RT60_S = 0.5
+"""Across a room: the radio benchmark's reverberation."""
 
 
 def take(text: str, tempo: float, cents: int, *, room: bool = False) -> bytes:
-    """``text`` in the player's voice, a little faster or slower and higher or lower."""
-    effects = ["tempo", str(tempo), "pitch", str(cents)]
-    if room:
-        effects += ["reverb", *ROOM, "channels", "1"]
-    return trim(sox(synthesize(text, PLAYER), *effects))
-
-
-def power(pcm: bytes, floor: int = 300) -> float:
-    """Mean power of the loud part of ``pcm``, as the benchmark measures speech."""
-    samples = np.frombuffer(pcm, dtype="<i2").astype(np.float64)
-    loud = samples[np.abs(samples) > floor]
-    return float(np.mean(loud ** 2)) if len(loud) else 0.0
+    """``text`` in the player's voice, a new take; ``room``: across the benchmark's 0.5 s room."""
+    return varied_take(text, PLAYER, tempo, cents, room_rt60_s=ROOM_RT60_S if room else None)
 
 
 def radio(level_of: bytes, snr_db: float, seconds: int = 90) -> bytes:
@@ -68,7 +51,7 @@ def radio(level_of: bytes, snr_db: float, seconds: int = 90) -> bytes:
                             str(seconds), "-ac", "1", "-ar", str(RATE), "-f", "s16le", "-"],
                            check=True, capture_output=True).stdout
     samples = np.frombuffer(music, dtype="<i2").astype(np.float64)
-    gain = math.sqrt(power(level_of) / 10 ** (snr_db / 10) / float(np.mean(samples ** 2)))
+    gain = math.sqrt(loud_power(level_of) / 10 ** (snr_db / 10) / float(np.mean(samples ** 2)))
     return bytes(np.clip(np.round(samples * gain), -32768, 32767).astype("<i2").tobytes())
 
 

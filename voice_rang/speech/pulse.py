@@ -179,7 +179,7 @@ class PulseOutputStream:
 
     def _connect(self, name: bytes, deadline: float) -> None:
         lib = self._lib
-        with self._locked():
+        with self._lock:
             self._context = lib.pa_context_new(
                 lib.pa_threaded_mainloop_get_api(self._mainloop), name)
             if not self._context or lib.pa_context_connect(
@@ -196,24 +196,21 @@ class PulseOutputStream:
         attr = _BufferAttr(0xFFFFFFFF, bytes_for(SERVER_BUFFER_MS), bytes_for(_PREBUFFER_MS),
                            bytes_for(_REQUEST_MS), 0xFFFFFFFF)
         flags = _STREAM_INTERPOLATE_TIMING | _STREAM_AUTO_TIMING_UPDATE | _STREAM_EARLY_REQUESTS
-        with self._connecting(), self._locked():
+        with self._connecting(), self._lock:
             self._stream = lib.pa_stream_new(self._context, name, ctypes.byref(spec), None)
             if not self._stream or lib.pa_stream_connect_playback(
                     self._stream, None, ctypes.byref(attr), flags, None, None) < 0:
                 raise PulseUnavailable("the PulseAudio server refused a playback stream")
         self._await(lambda: lib.pa_stream_get_state(self._stream), _STREAM_READY,
                     {_STREAM_FAILED, _STREAM_TERMINATED}, deadline, "a playback stream")
-        with self._locked():
+        with self._lock:
             granted = lib.pa_stream_get_buffer_attr(self._stream).contents
             self.buffer_frames = int(granted.tlength) // frame_bytes
-
-    def _locked(self) -> _MainloopLock:
-        return self._lock
 
     def _await(self, state: Any, ready: int, failed: set[int], deadline: float,
                what: str) -> None:
         while True:
-            with self._locked():
+            with self._lock:
                 now = state()
             if now == ready:
                 return
@@ -232,7 +229,7 @@ class PulseOutputStream:
 
     def get_write_available(self) -> int:
         """Frames the server will take now without the buffer growing past its target."""
-        with self._locked():
+        with self._lock:
             self._check()
             free = self._lib.pa_stream_writable_size(self._stream)
         if free == _WRITABLE_FAILED:
@@ -243,7 +240,7 @@ class PulseOutputStream:
         """Hand ``data`` (PCM16 mono) to the server; never blocks (the caller sizes it to
         :meth:`get_write_available`). ``frames`` is PyAudio's argument, implied here by
         ``data``."""
-        with self._locked():
+        with self._lock:
             self._check()
             if self._lib.pa_stream_write(self._stream, data, len(data), None, 0,
                                          _SEEK_RELATIVE) < 0:
@@ -257,7 +254,7 @@ class PulseOutputStream:
         lib = self._lib
         if self._mainloop is None:
             return
-        with self._locked():
+        with self._lock:
             if self._stream is None:
                 return
             self._flushed = True
@@ -271,7 +268,7 @@ class PulseOutputStream:
         usec, negative = ctypes.c_uint64(0), ctypes.c_int(0)
         if self._mainloop is None:
             return 0.0
-        with self._locked():
+        with self._lock:
             if self._stream is None or self._flushed:
                 return 0.0
             if self._lib.pa_stream_get_latency(
@@ -287,7 +284,7 @@ class PulseOutputStream:
         lib = self._lib
         if self._mainloop is None:
             return
-        with suppress(Exception), self._locked():
+        with suppress(Exception), self._lock:
             if self._stream:
                 lib.pa_stream_disconnect(self._stream)
                 lib.pa_stream_unref(self._stream)
