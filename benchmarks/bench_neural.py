@@ -34,6 +34,7 @@ endpointing. ``--rule`` variants are scored from the same decoding too.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import random
 import subprocess
@@ -60,11 +61,25 @@ from voice_rang.listen.recognizer import decode_pcm, summarize  # noqa: E402
 from voice_rang.listen.wavfile import read_wav_16k  # noqa: E402
 
 OUT = ROOT / "out" / "neural"
+TUNING_OUT = ROOT / "out" / "neural-tuning"
+"""``--voices training``: new takes of the training voices, where a rule may be tuned."""
+TUNING_SEED = 7919
+"""Added to ``--seed`` for the training voices' takes, so they are not the training's own."""
 ROOMS = {"0.3s": ("20", "60", "30"), **voice_corpus.ROOMS}
 ENROLLED = ("flite:slt", "espeak:en-029+f4", "espeak:en-gb-scotland+m3")
 RADIO_PACKAGE = next(iter(corpus.HELD_OUT_MUSIC))
 """The benchmark's music: held out from training as a whole source, as speakers are."""
 RADIO_SNR_DB = (20, 15, 10)
+MUSIC = {**corpus.TRAIN_MUSIC, **corpus.HELD_OUT_MUSIC}
+
+
+def _out(args: argparse.Namespace) -> Path:
+    return OUT if args.voices == "heldout" else TUNING_OUT
+
+
+def _radio_package(args: argparse.Namespace) -> str:
+    """Held-out voices hear held-out music; training voices hear a training package's music."""
+    return RADIO_PACKAGE if args.voices == "heldout" else next(iter(corpus.TRAIN_MUSIC))
 
 
 def with_music(rng: np.random.Generator, speech: np.ndarray, track: np.ndarray, snr_db: float) -> np.ndarray:
@@ -79,22 +94,24 @@ def with_music(rng: np.random.Generator, speech: np.ndarray, track: np.ndarray, 
 
 def radio(args: argparse.Namespace) -> int:
     """The held-out recordings of ``make`` again, with the radio on (see the module's docstring)."""
+    out = _out(args)
     nprng = np.random.default_rng(args.seed + 1)
-    track = corpus.music_track(RADIO_PACKAGE)
-    rows = [json.loads(line) for line in (OUT / "index.jsonl").read_text().splitlines()]
+    package = _radio_package(args)
+    track = corpus.music_track(package)
+    rows = [json.loads(line) for line in (out / "index.jsonl").read_text().splitlines()]
     by_source = {(r["path"].split("/")[0], Path(r["path"]).stem): r for r in rows}
     index: list[dict[str, Any]] = []
     count = 0
 
     def mix(row: dict[str, Any], source: str, snr: int, label: str) -> None:
-        samples = np.frombuffer(read_wav_16k(str(OUT / source)), dtype="<i2").astype(np.float32)
+        samples = np.frombuffer(read_wav_16k(str(out / source)), dtype="<i2").astype(np.float32)
         name = f"{Path(source).stem}_radio_{label.replace(' ', '_')}.wav"
         # An enrolled voice's new take stays beside its takes, where the scorer finds them.
-        target = (OUT / source).with_name(name) if row["kind"] == "test" else \
-            OUT / "radio" / f"{Path(source).parent.name}_{name}"
+        target = (out / source).with_name(name) if row["kind"] == "test" else \
+            out / "radio" / f"{Path(source).parent.name}_{name}"
         _write(target, with_music(nprng, samples, track, snr))
-        index.append({**row, "path": str(target.relative_to(OUT)), "condition": f"radio {label}",
-                      "music": f"{RADIO_PACKAGE}: {corpus.HELD_OUT_MUSIC[RADIO_PACKAGE]}"})
+        index.append({**row, "path": str(target.relative_to(out)), "condition": f"radio {label}",
+                      "music": f"{package}: {MUSIC[package]}"})
 
     for row in rows:
         if row["condition"] != "clean" or row["kind"] == "enrol":
@@ -112,13 +129,13 @@ def radio(args: argparse.Namespace) -> int:
     nprng = np.random.default_rng(args.seed + 2)
     tests = [r for r in rows if r["kind"] == "test" and r["condition"] == "clean"]
     for n, row in enumerate(tests):
-        source = OUT / row["path"]
+        source = out / row["path"]
         wet = source.with_name(source.stem + "_room.wav")
         _room(source, wet, list(ROOMS)[n % len(ROOMS)])
         snr = RADIO_SNR_DB[n % 3]
-        mix(row, str(wet.relative_to(OUT)), snr, f"room {snr}dB")
-    (OUT / "radio.jsonl").write_text("".join(json.dumps(r) + "\n" for r in index), encoding="utf-8")
-    print(f"{len(index)} recordings with {RADIO_PACKAGE} ({len(track) / 16000:.0f} s of music) in {OUT / 'radio'}")
+        mix(row, str(wet.relative_to(out)), snr, f"room {snr}dB")
+    (out / "radio.jsonl").write_text("".join(json.dumps(r) + "\n" for r in index), encoding="utf-8")
+    print(f"{len(index)} recordings with {package} ({len(track) / 16000:.0f} s of music) in {out / 'radio'}")
     return 0
 
 
@@ -138,11 +155,13 @@ def _room(path: Path, wet: Path, room: str) -> None:
 
 
 def make(args: argparse.Namespace) -> int:
-    rng = random.Random(args.seed)
-    nprng = np.random.default_rng(args.seed)
-    voices = corpus.voices(held_out=True)
+    out = _out(args)
+    held_out = args.voices == "heldout"
+    rng = random.Random(args.seed if held_out else args.seed + TUNING_SEED)
+    nprng = np.random.default_rng(args.seed if held_out else args.seed + TUNING_SEED)
+    voices = corpus.voices(held_out=held_out)
     by_name = {f"{v.engine}:{v.name}": v for v in voices}
-    slt = [v for v in voices if v.speaker == "slt"]
+    people = [v for v in voices if v.engine != "espeak"]  # held out: slt through flite and festival
     espeak = [v for v in voices if v.engine == "espeak"]
     index: list[dict[str, Any]] = []
     festival_cache: dict[Any, dict[str, np.ndarray]] = {}
@@ -168,32 +187,33 @@ def make(args: argparse.Namespace) -> int:
             neg_type: str | None) -> None:
         nonlocal count
         count += 1
-        base = OUT / "clean" / f"{count:05d}.wav"
+        base = out / "clean" / f"{count:05d}.wav"
         dry = clean(samples)
         _write(base, dry)
         row = {"kind": kind, "text": text, "expected": expected, "voice": f"{voice.engine}:{voice.name}",
                "speaker": voice.speaker, "neg_type": neg_type}
-        index.append({**row, "path": str(base.relative_to(OUT)), "condition": "clean"})
+        index.append({**row, "path": str(base.relative_to(out)), "condition": "clean"})
         noise = noise_names[count % 4]
         mixed = dry + augment.noise(nprng, noise, len(dry), talk_audio) * np.sqrt(
             augment.speech_power(dry) / 10)
-        noisy = OUT / "noisy" / f"{count:05d}.wav"
+        noisy = out / "noisy" / f"{count:05d}.wav"
         _write(noisy, mixed)
-        index.append({**row, "path": str(noisy.relative_to(OUT)), "condition": f"10dB {noise}"})
+        index.append({**row, "path": str(noisy.relative_to(out)), "condition": f"10dB {noise}"})
         room = list(ROOMS)[count % len(ROOMS)]
-        wet = OUT / "room" / f"{count:05d}.wav"
+        wet = out / "room" / f"{count:05d}.wav"
         _room(base, wet, room)
-        index.append({**row, "path": str(wet.relative_to(OUT)), "condition": f"room {room}"})
+        index.append({**row, "path": str(wet.relative_to(out)), "condition": f"room {room}"})
 
     phrases = corpus.command_phrases()
     for command, phrase in phrases:
-        for voice in [*slt, *rng.sample(espeak, args.espeak_takes)]:
+        speakers = people if held_out else rng.sample(people, 2)
+        for voice in [*speakers, *rng.sample(espeak, args.espeak_takes)]:
             add(take(voice, phrase), "command", phrase, command, voice, None)
     negatives = ([("talk", t) for t in voice_corpus.TALK] + [("number", t) for t in voice_corpus.NUMBERS]
                  + [("card", t) for t in voice_corpus.CARDS] + [("narration", t) for t in voice_corpus.narration()]
                  + [("near", t) for t in sorted(set(voice_corpus.WORDS) - {"know"})])
     for kind, text in negatives:
-        for voice in [rng.choice(slt), rng.choice(espeak)]:
+        for voice in [rng.choice(people), rng.choice(espeak)]:
             add(take(voice, text), "negative", text, None, voice, kind)
     # Enrolment: three clean takes of each command by three held-out voices, and new takes to test.
     for name in ENROLLED:
@@ -204,21 +224,21 @@ def make(args: argparse.Namespace) -> int:
             for n in range(5):
                 samples = clean(take(voice, phrase))
                 role = "enrol" if n < 3 else "test"
-                path = OUT / "enrol" / name.replace(":", "_").replace("+", "_") / \
+                path = out / "enrol" / name.replace(":", "_").replace("+", "_") / \
                     f"{command.replace(' ', '_')}__{role}{n}_{phrase.replace(' ', '_')}.wav"
                 _write(path, samples)
                 index.append({"kind": role, "text": phrase, "expected": command, "voice": name,
-                              "speaker": voice.speaker, "path": str(path.relative_to(OUT)), "condition": "clean"})
+                              "speaker": voice.speaker, "path": str(path.relative_to(out)), "condition": "clean"})
                 if role == "test":
                     noisy_path = path.with_name(path.stem + "_10dB.wav")
                     noise = noise_names[n % 4]
                     _write(noisy_path, samples + augment.noise(nprng, noise, len(samples), talk_audio)
                            * np.sqrt(augment.speech_power(samples) / 10))
                     index.append({"kind": role, "text": phrase, "expected": command, "voice": name,
-                                  "speaker": voice.speaker, "path": str(noisy_path.relative_to(OUT)),
+                                  "speaker": voice.speaker, "path": str(noisy_path.relative_to(out)),
                                   "condition": f"10dB {noise}"})
-    (OUT / "index.jsonl").write_text("".join(json.dumps(r) + "\n" for r in index), encoding="utf-8")
-    print(f"{len(index)} recordings in {OUT}")
+    (out / "index.jsonl").write_text("".join(json.dumps(r) + "\n" for r in index), encoding="utf-8")
+    print(f"{len(index)} recordings in {out}")
     return 0
 
 
@@ -258,7 +278,8 @@ def rules(head_accept: float, head_ask: float) -> dict[str, Rule]:
     base = Rule(accept=head_accept, ask=head_ask)
     return {"released": replace(base, use_head=False),
             "head alone": replace(base, grammar_veto=False, grammar_rescue=False, grammar_trust=False),
-            "head + veto + rescue": replace(base, grammar_trust=False), "live rule (+ trust)": base}
+            "head + veto + rescue": replace(base, grammar_trust=False),
+            "live rule, no second opinion": replace(base, second_opinion=1.0), "live rule (+ trust)": base}
 
 
 def _decode(item: dict[str, Any]) -> dict[str, Any]:
@@ -286,14 +307,15 @@ def _decode(item: dict[str, Any]) -> dict[str, Any]:
         base = rules(recognizer.head.accept, recognizer.head.ask)["live rule (+ trust)"]
         result = summarize([decide(h, s, None, base, m) for h, s, m, _ in said])
         row["personal"] = {"command": result.command, "unsure": result.unsure, "reason": result.reason}
+    row["said"] = [{"grammar": dataclasses.asdict(h), "head": list(s.probabilities)} for h, s, _, _ in said]
     row["ms"] = max((h.ms for h, _, _, _ in said), default=0.0)
     row["snr_db"] = max((h.snr_db for h, _, _, _ in said), default=None)
     return row
 
 
-def _items(which: str) -> list[dict[str, Any]]:
+def _items(which: str, out: Path) -> list[dict[str, Any]]:
     if which in ("heldout", "radio"):
-        root = OUT
+        root = out
         index = "index.jsonl" if which == "heldout" else "radio.jsonl"
         rows = [json.loads(line) for line in (root / index).read_text().splitlines()]
         rows = [r for r in rows if r["kind"] != "enrol"]
@@ -389,7 +411,7 @@ def heads_only(items: list[dict[str, Any]], other: str) -> list[str]:
 
 
 def score(args: argparse.Namespace) -> int:
-    items = _items(args.set)
+    items = _items(args.set, _out(args))
     if args.only_enrolled:
         items = [it for it in items if it["kind"] == "test"]
     if args.limit:
@@ -398,7 +420,7 @@ def score(args: argparse.Namespace) -> int:
         print("\n".join(heads_only(items, args.compare_head)))
         return 0
     _state["compare"] = args.compare_head
-    out = OUT / f"scores-{args.set}{'-enrolled' if args.only_enrolled else ''}.jsonl"
+    out = _out(args) / f"scores-{args.set}{'-enrolled' if args.only_enrolled else ''}.jsonl"
     if args.action == "table":  # the last run's rows again, tabled
         rows = [json.loads(line) for line in out.read_text().splitlines()]
     else:
@@ -406,7 +428,8 @@ def score(args: argparse.Namespace) -> int:
             rows = list(pool.map(_decode, items, chunksize=4))
         out.parent.mkdir(parents=True, exist_ok=True)
         out.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
-    columns = ["released", "head alone", "head + veto + rescue", "live rule (+ trust)"]
+    columns = ["released", "head alone", "head + veto + rescue", "live rule, no second opinion",
+               "live rule (+ trust)"]
     if args.compare_head or any("other head" in r for r in rows):
         columns.insert(1, "other head")
     if any(r["kind"] == "test" for r in rows):
@@ -424,6 +447,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("action", choices=("make", "radio", "score", "table"))
     parser.add_argument("--set", choices=("heldout", "radio", "corpus", "human"), default="heldout")
+    parser.add_argument("--voices", choices=("heldout", "training"), default="heldout",
+                        help="training: new takes of the training voices (benchmarks/out/neural-tuning), "
+                             "where a rule may be tuned; heldout: the figures")
     parser.add_argument("--seed", type=int, default=2019)
     parser.add_argument("--espeak-takes", type=int, default=4, help="held-out espeak voices per phrase")
     parser.add_argument("--workers", type=int, default=2)

@@ -34,13 +34,32 @@ def test_only_a_command_valid_now_is_ever_acted_on(p: tuple[float, ...], said: R
 
 
 @given(p=probabilities)
-def test_the_head_and_the_grammar_naming_two_commands_is_a_question_never_an_act(p: tuple[float, ...]) -> None:
+def test_the_head_and_the_grammar_naming_two_commands_is_a_question_unless_the_head_finds_the_grammars_likely(
+        p: tuple[float, ...]) -> None:
     scores = HeadScores(LABELS, p)
     rule = Rule()
     result = decide(heard("stop", "command"), scores, None, rule)
     best, p_best, _ = scores.best()
     if best not in (None, "stop") and p_best >= rule.ask:  # the head leans to another command
-        assert result.command is None
+        assert result.command in (None, "stop")  # never the head's other command
+        if result.command == "stop":
+            assert p_best < rule.accept and scores.of("stop") >= rule.second_opinion
+        else:
+            assert result.unsure
+
+
+def test_auto_reveal_off_heard_by_the_grammar_stands_when_the_head_only_leans_to_on() -> None:
+    labels = ("", "auto-reveal on", "auto-reveal off", "turn")
+    said = heard("auto-reveal off", "command")
+    lean_on = HeadScores(labels, (0.01, 0.52, 0.33, 0.14))
+    assert decide(said, lean_on, None, Rule(accept=0.8, ask=0.41)).command == "auto-reveal off"
+    # The head all but rules the grammar's command out: the game asks.
+    rules_it_out = HeadScores(labels, (0.01, 0.60, 0.01, 0.38))
+    result = decide(said, rules_it_out, None, Rule(accept=0.8, ask=0.41))
+    assert result.command is None and result.reason == "doubt"
+    # The head is sure of the other: the game asks, whatever it gave the grammar's command.
+    sure_on = HeadScores(labels, (0.0, 0.81, 0.19, 0.0))
+    assert decide(said, sure_on, None, Rule(accept=0.8, ask=0.41)).reason == "doubt"
 
 
 def test_a_command_not_said_on_its_own_stays_talk_whatever_the_head_thinks() -> None:
