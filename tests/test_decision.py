@@ -34,18 +34,33 @@ def test_only_a_command_valid_now_is_ever_acted_on(p: tuple[float, ...], said: R
 
 
 @given(p=probabilities)
-def test_the_head_and_the_grammar_naming_two_commands_is_a_question_unless_the_head_finds_the_grammars_likely(
-        p: tuple[float, ...]) -> None:
+def test_the_head_and_the_grammar_naming_two_commands_is_a_question_never_an_act(p: tuple[float, ...]) -> None:
     scores = HeadScores(LABELS, p)
     rule = Rule()
     result = decide(heard("stop", "command"), scores, None, rule)
     best, p_best, _ = scores.best()
     if best not in (None, "stop") and p_best >= rule.ask:  # the head leans to another command
-        assert result.command in (None, "stop")  # never the head's other command
-        if result.command == "stop":
-            assert p_best < rule.accept and scores.of("stop") >= rule.second_opinion
-        else:
-            assert result.unsure
+        assert result.command is None
+
+
+SETTINGS = ("", "auto-reveal on", "auto-reveal off", "turn")
+
+
+@given(p=st.lists(st.floats(0.0, 1.0), min_size=4, max_size=4).filter(lambda p: sum(p) > 0).map(
+    lambda p: tuple(x / sum(p) for x in p)))
+def test_a_setting_the_grammar_is_sure_of_stands_only_where_the_head_leans_to_another_setting_and_finds_it_likely(
+        p: tuple[float, ...]) -> None:
+    scores = HeadScores(SETTINGS, p)
+    rule = Rule(accept=0.8, ask=0.41)
+    result = decide(heard("auto-reveal off", "command"), scores, None, rule)
+    best, p_best, _ = scores.best()
+    if result.command is not None:
+        assert result.command == "auto-reveal off"  # never the head's other command
+    if best == "turn" and p_best >= rule.ask:
+        assert result.command is None
+    if best == "auto-reveal on" and p_best >= rule.ask:
+        assert (result.command is not None) == (p_best < rule.accept and scores.of("auto-reveal off")
+                                                >= rule.second_opinion and scores.of("") < rule.accept)
 
 
 def test_auto_reveal_off_heard_by_the_grammar_stands_when_the_head_only_leans_to_on() -> None:
@@ -55,7 +70,10 @@ def test_auto_reveal_off_heard_by_the_grammar_stands_when_the_head_only_leans_to
     assert decide(said, lean_on, None, Rule(accept=0.8, ask=0.41)).command == "auto-reveal off"
     # The head all but rules the grammar's command out: the game asks.
     rules_it_out = HeadScores(labels, (0.01, 0.60, 0.01, 0.38))
-    result = decide(said, rules_it_out, None, Rule(accept=0.8, ask=0.41))
+    assert decide(said, rules_it_out, None, Rule(accept=0.8, ask=0.41)).reason == "doubt"
+    # The head leans to a command of another kind: the game asks, however likely it finds theirs.
+    other_kind = HeadScores(labels, (0.01, 0.05, 0.30, 0.64))
+    result = decide(said, other_kind, None, Rule(accept=0.8, ask=0.41))
     assert result.command is None and result.reason == "doubt"
     # The head is sure of the other: the game asks, whatever it gave the grammar's command.
     sure_on = HeadScores(labels, (0.0, 0.81, 0.19, 0.0))
