@@ -328,6 +328,39 @@ def test_no_to_a_half_heard_command_changes_nothing() -> None:
     assert len(logged(log)) == before
 
 
+def test_a_half_heard_yes_to_the_question_does_the_command_and_a_half_heard_no_drops_it() -> None:
+    table, _, _, log = make_table()
+    table.offer_guess("turn", "turn")
+    table.offer_guess("yes", "[yes]")
+    assert isinstance(logged(log)[-1], Revealed)
+    table, outputs, _, log = make_table()
+    before = len(logged(log))
+    table.offer_guess("auto-reveal on", "auto reveal on")
+    table.offer_guess("no", "[no]")
+    assert outputs.texts[-1] == "Then say it again, or say help to hear what you can say."
+    assert table.auto == [False, False] and len(logged(log)) == before
+
+
+def test_a_half_heard_yes_with_no_question_open_or_after_it_is_not_caught() -> None:
+    table, outputs, clock, log = make_table()
+    before = len(logged(log))
+    table.offer_guess("yes", "[yes]")
+    assert outputs.texts[-1] == "I didn't catch that. Say help to hear what you can say."
+    table.offer_guess("turn", "turn")
+    clock.now += 11
+    table.offer_guess("yes", "[yes]")
+    assert outputs.texts[-1] == "I didn't catch that. Say help to hear what you can say."
+    assert len(logged(log)) == before
+
+
+def test_a_half_heard_yes_never_answers_the_quit_question() -> None:
+    table, outputs, _, _ = make_table()
+    table.handle("quit")
+    table.offer_guess("yes", "[yes]")
+    assert not table.finished
+    assert outputs.texts[-1] == "I didn't catch that. Say help to hear what you can say."
+
+
 def test_a_yes_long_after_the_question_answers_nothing() -> None:
     table, outputs, clock, log = make_table()
     before = len(logged(log))

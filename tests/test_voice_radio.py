@@ -1,5 +1,6 @@
 """A whole game played hands-free with a radio on: ``voice-rang play`` through the front door on
-the test sound card, the player's own takes enrolled with ``voice-rang enroll --import``.
+the test sound card, by a player who has not enrolled and by one whose own takes were enrolled
+with ``voice-rang enroll --import``.
 
 The radio is real recorded music, Debian's ``fb-music-high`` (the music the radio benchmark holds
 out from training), decoded by ffmpeg and looped into the microphone the whole game, under the
@@ -93,11 +94,13 @@ def say_until_turned(server: AudioServer, lines: LineWatch, turn: bytes, yes: by
     raise AssertionError(f'"turn" said {TRIES} times and the card never turned: {lines.since(said)}')
 
 
+@pytest.mark.parametrize("enrolled", [False, True], ids=["not-enrolled", "enrolled"])
 @pytest.mark.parametrize(("room", "snr_db"), [(False, 15.0), (True, 20.0)], ids=["beside", "across-a-room"])
 def test_a_whole_game_is_played_by_saying_turn_with_a_radio_on(
-        audio_server: AudioServer, tmp_path: Path, room: bool, snr_db: float) -> None:
+        audio_server: AudioServer, tmp_path: Path, room: bool, snr_db: float, enrolled: bool) -> None:
     data_home = tmp_path / "data"
-    enrol(data_home, tmp_path / "takes")
+    if enrolled:
+        enrol(data_home, tmp_path / "takes")
     turn = take("turn", 1.05, 30, room=room)
     yes = take("yes", 0.95, -30, room=room)
     log = tmp_path / "game.jsonl"
@@ -132,5 +135,6 @@ def test_a_whole_game_is_played_by_saying_turn_with_a_radio_on(
     reveals = [event for event in events if event["event"] == "reveal"]
     assert [event["seat"] for event in reveals] == [0, 1, 0, 1, 0, 1]
     assert events[-1]["event"] == "end"
-    print(f"radio {snr_db} dB {'across a room' if room else 'beside the table'}: "
+    print(f"radio {snr_db} dB {'across a room' if room else 'beside the table'}"
+          f"{', enrolled' if enrolled else ''}: "
           f'"turn" said {tries} times for 3 cards')

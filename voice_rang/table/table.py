@@ -304,8 +304,14 @@ class Table(ListenerAnswers):
         """The voice heard something like ``command`` but is not sure: ask, never act.
 
         "yes" then does it, "no" or any other command drops it. Only a command that could do
-        something now is asked about, and "quit" goes straight to its own question."""
+        something now is asked about, and "quit" goes straight to its own question. A half-heard
+        "yes" or "no" while that question is open is its answer: the question was asked because
+        the command was half heard, and in a loud room the answer is half heard too (the quit
+        question still needs a yes heard whole)."""
         if self.finished:
+            return
+        if command in ("yes", "no") and not self._confirming_quit and self._open_guess() is not None:
+            self.handle(command)
             return
         if (self._confirming_quit or command not in self.valid_commands()
                 or command in ("yes", "no")):
