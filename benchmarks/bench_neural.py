@@ -9,6 +9,9 @@ never trained or tuned the head.
     .venv/bin/python benchmarks/bench_neural.py radio     # the held-out takes with a radio on
     .venv/bin/python benchmarks/bench_neural.py score --set radio
     .venv/bin/python benchmarks/bench_neural.py table --set radio   # the last score's rows, tabled
+    .venv/bin/python benchmarks/bench_neural.py make --voices training   # new takes of the training
+    .venv/bin/python benchmarks/bench_neural.py score --voices training  # voices: where a rule is tuned
+    .venv/bin/python benchmarks/bench_neural.py conflicts --voices training  # where the models disagreed
 
 ``make`` writes ``benchmarks/out/neural/``: the held-out voices (:data:`command_corpus.HELD_OUT`:
 CMU ARCTIC slt through flite and festival, espeak-ng's Caribbean and Scottish accents and six of
@@ -28,7 +31,8 @@ it plays from the file's start, as a radio is on before the player speaks.
 
 Every file is decoded once through ``decode_pcm`` (the live path); the released recogniser's
 answer is the grammar decoders' part of that same decoding, so both columns see the same
-endpointing. ``--rule`` variants are scored from the same decoding too.
+endpointing. The other rules' columns are scored from the same decoding too, and each row keeps
+what both models said of each utterance (``said``), so another rule can be weighed on it later.
 """
 
 from __future__ import annotations
@@ -443,9 +447,28 @@ def score(args: argparse.Namespace) -> int:
     return 0
 
 
+def conflicts(args: argparse.Namespace) -> int:
+    """The last score's utterances where the grammar decoders were sure of a command and the head
+    leant (``ask`` to ``accept``) to another: where ``Rule.second_opinion`` decides."""
+    from voice_rang.listen.command_head import CommandHead, HeadScores
+
+    head = CommandHead.released()
+    out = _out(args) / f"scores-{args.set}.jsonl"
+    for line in out.read_text().splitlines():
+        row = json.loads(line)
+        for said in row.get("said", []):
+            grammar, scores = said["grammar"], HeadScores(head.labels, tuple(said["head"]))
+            command, p, _ = scores.best(None)
+            if grammar["reason"] == "command" and command != grammar["command"] and head.ask <= p < head.accept:
+                print(f"{row['condition']}: {row['text']!r} ({row['voice']}, expected {row['expected']}): "
+                      f"grammar {grammar['command']!r}, head {command!r} {p:.2f}, "
+                      f"head gave the grammar's {scores.of(grammar['command']):.2f}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("action", choices=("make", "radio", "score", "table"))
+    parser.add_argument("action", choices=("make", "radio", "score", "table", "conflicts"))
     parser.add_argument("--set", choices=("heldout", "radio", "corpus", "human"), default="heldout")
     parser.add_argument("--voices", choices=("heldout", "training"), default="heldout",
                         help="training: new takes of the training voices (benchmarks/out/neural-tuning), "
@@ -460,7 +483,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--heads-only", action="store_true",
                         help="with --compare-head: both heads alone on whole files (quick, not the live path)")
     args = parser.parse_args(argv)
-    return {"make": make, "radio": radio, "score": score, "table": score}[args.action](args)
+    return {"make": make, "radio": radio, "score": score, "table": score, "conflicts": conflicts}[args.action](args)
 
 
 if __name__ == "__main__":
