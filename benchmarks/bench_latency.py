@@ -33,6 +33,7 @@ import statistics
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -42,9 +43,23 @@ from audio_server import AudioServer, start_audio_server  # noqa: E402
 from live_game import LineWatch, SpeakerWatch  # noqa: E402
 from speech_samples import synthesize  # noqa: E402
 
+NOT_ACTED = ("Did you say", "I didn't catch", "Too noisy", "Your turn", "Voice commands are off")
+"""How the game begins an answer that turned no card."""
+
+
+def card_turned(lines: list[str]) -> bool:
+    """The game's first line after the word is a card (at brief verbosity the player's card may
+    be "Hearts on clubs." with no "You:"), not a question or "I didn't catch that"."""
+    return bool(lines) and not lines[0].startswith(NOT_ACTED)
+
+
+def said_heard(lines: list[str]) -> bool:
+    """The plain loop printed what it heard."""
+    return any("heard" in line for line in lines)
+
 
 def measure(server: AudioServer, command: list[str], turns: int, word: bytes, label: str,
-            answered: str | None) -> dict[str, object]:
+            answered: Callable[[list[str]], bool]) -> dict[str, object]:
     """Say ``word`` ``turns`` times into a program and time the answers."""
     watch = SpeakerWatch(server)
     watch.start()
@@ -68,7 +83,7 @@ def measure(server: AudioServer, command: list[str], turns: int, word: bytes, la
             end = when[0]
             onset = watch.first_sound_after(end, timeout=10)
             time.sleep(0.3)
-            if onset is None or (answered and not any(answered in line for line in lines.since(end - 0.5))):
+            if onset is None or not answered(lines.since(end - 0.5)):
                 misses += 1
                 continue
             latencies.append((onset - end) * 1000)
@@ -151,11 +166,11 @@ def main(argv: list[str] | None = None) -> int:
         game = [str(Path(sys.executable).parent / "voice-rang"), "play", "--seats", "2", "--beat", "0",
                 "--seed", "1", "--verbosity", "brief"]
         startup = measure_startup(server, game)
-        ours = measure(server, game, args.turns, word, "voice-rang play", answered="You:")
+        ours = measure(server, game, args.turns, word, "voice-rang play", answered=card_turned)
         results = [ours]
         if not args.skip_plain:
             plain = measure(server, [sys.executable, "-c", PLAIN_LOOP], args.turns, word,
-                            "plain SpeechRecognition + pyttsx3 loop", answered="heard")
+                            "plain SpeechRecognition + pyttsx3 loop", answered=said_heard)
             results.append(plain)
     finally:
         server.stop()
