@@ -6,8 +6,8 @@ The radio is real recorded music, Debian's ``fb-music-high`` (the music the radi
 out from training), decoded by ffmpeg and looped into the microphone the whole game, under the
 player's words, beside the table and across a room. The player is flite's ``awb`` voice, which
 no figure was tuned on; the takes said in the game are new ones (another tempo and pitch than
-the enrolled three). Like a person, the player says "turn" again when the game did not catch it,
-and answers "yes" when it asks "Did you say turn?".
+the enrolled three). Like a person, the player says "turn" again, never quite the same way, when
+the game did not catch it, and answers "yes" when it asks "Did you say turn?".
 """
 
 from __future__ import annotations
@@ -33,6 +33,8 @@ MUSIC = Path("/usr/share/games/frozen-bubble/snd")
 PLAYER = "awb"
 TRIES = 4
 """How often the player says "turn" for one card before the test gives up on the game."""
+SAID_AGAIN = ((1.05, 30), (0.96, -25), (1.08, 45), (1.0, -15))
+"""Tempo and pitch (cents) of each try at "turn": none of them an enrolled take's."""
 ROOM_RT60_S = 0.5
 """Across a room: the radio benchmark's reverberation."""
 
@@ -73,11 +75,12 @@ def enrol(data_home: Path, folder: Path) -> None:
     assert "Took 6 takes of 2 commands" in result.stdout, result.stdout
 
 
-def say_until_turned(server: AudioServer, lines: LineWatch, turn: bytes, yes: bytes) -> int:
-    """Say "turn" until the card turns (answering "yes" to a question); how often it was said."""
+def say_until_turned(server: AudioServer, lines: LineWatch, turns: list[bytes], yes: bytes) -> int:
+    """Say "turn" until the card turns (answering "yes" to a question); how often it was said.
+    Each try is another of ``turns``: a person saying it again never says it the same way."""
     for tries in range(1, TRIES + 1):
         said = time.monotonic()
-        server.say_into_microphone(turn)
+        server.say_into_microphone(turns[(tries - 1) % len(turns)])
         deadline = said + 8
         while time.monotonic() < deadline:
             heard = lines.since(said)
@@ -101,10 +104,10 @@ def test_a_whole_game_is_played_by_saying_turn_with_a_radio_on(
     data_home = tmp_path / "data"
     if enrolled:
         enrol(data_home, tmp_path / "takes")
-    turn = take("turn", 1.05, 30, room=room)
+    turns = [take("turn", tempo, cents, room=room) for tempo, cents in SAID_AGAIN]
     yes = take("yes", 0.95, -30, room=room)
     log = tmp_path / "game.jsonl"
-    audio_server.play_radio(radio(turn, snr_db))
+    audio_server.play_radio(radio(turns[0], snr_db))
     process = subprocess.Popen([VOICE_RANG, "play", "--seats", "2", "--beat", "0", "--seed", "21",
                                 "--cap", "6", "--text", "--listen", "--log", str(log)],
                                env=dict(audio_server.env, XDG_DATA_HOME=str(data_home)),
@@ -119,7 +122,7 @@ def test_a_whole_game_is_played_by_saying_turn_with_a_radio_on(
             offered = time.monotonic()
             time.sleep(2.0)  # the radio alone, between turns, turns nothing
             assert not any(line.startswith("You turned ") for line in lines.since(offered)), lines.since(offered)
-            tries.append(say_until_turned(audio_server, lines, turn, yes))
+            tries.append(say_until_turned(audio_server, lines, turns, yes))
         assert lines.wait_for("Game over at the cap of 6 reveals", timeout=30), lines.lines
     finally:
         audio_server.play_radio(b"")
