@@ -97,8 +97,8 @@ def say_until_turned(server: AudioServer, lines: LineWatch, turns: list[bytes], 
     raise AssertionError(f'"turn" said {TRIES} times and the card never turned: {lines.since(said)}')
 
 
-@pytest.mark.parametrize("enrolled", [False, True], ids=["not-enrolled", "enrolled"])
-@pytest.mark.parametrize(("room", "snr_db"), [(False, 15.0), (True, 20.0)], ids=["beside", "across-a-room"])
+@pytest.mark.parametrize(("room", "snr_db", "enrolled"), [(False, 15.0, True), (True, 20.0, True), (True, 20.0, False)],
+                         ids=["beside-enrolled", "across-a-room-enrolled", "across-a-room-not-enrolled"])
 def test_a_whole_game_is_played_by_saying_turn_with_a_radio_on(
         audio_server: AudioServer, tmp_path: Path, room: bool, snr_db: float, enrolled: bool) -> None:
     data_home = tmp_path / "data"
