@@ -161,8 +161,9 @@ def _room(path: Path, wet: Path, room: str) -> None:
 def make(args: argparse.Namespace) -> int:
     out = _out(args)
     held_out = args.voices == "heldout"
-    rng = random.Random(args.seed if held_out else args.seed + TUNING_SEED)
-    nprng = np.random.default_rng(args.seed if held_out else args.seed + TUNING_SEED)
+    seed = args.seed if held_out else args.seed + TUNING_SEED
+    rng = random.Random(seed)
+    nprng = np.random.default_rng(seed)
     voices = corpus.voices(held_out=held_out)
     by_name = {f"{v.engine}:{v.name}": v for v in voices}
     people = [v for v in voices if v.engine != "espeak"]  # held out: slt through flite and festival

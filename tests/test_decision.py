@@ -17,8 +17,13 @@ def heard(command: str | None = None, reason: str = "not a command", snr_db: flo
     return Recognition(command, command or "[the]", False, 1.0, reason, 600.0, command, snr_db)
 
 
-probabilities = st.lists(st.floats(0.0, 1.0), min_size=len(LABELS), max_size=len(LABELS)).filter(
-    lambda p: sum(p) > 0).map(lambda p: tuple(x / sum(p) for x in p))
+def distributions(size: int) -> st.SearchStrategy[tuple[float, ...]]:
+    """Probabilities over ``size`` labels, summing to one."""
+    return st.lists(st.floats(0.0, 1.0), min_size=size, max_size=size).filter(
+        lambda p: sum(p) > 0).map(lambda p: tuple(x / sum(p) for x in p))
+
+
+probabilities = distributions(len(LABELS))
 grammar = st.sampled_from([heard(), heard("turn", "command"), heard("stop", "command"),
                            heard(None, "too short"), heard(None, "part of longer talk")])
 allowed_sets = st.one_of(st.none(), st.sets(st.sampled_from(LABELS[1:])).map(frozenset))
@@ -46,8 +51,7 @@ def test_the_head_and_the_grammar_naming_two_commands_is_a_question_never_an_act
 SETTINGS = ("", "auto-reveal on", "auto-reveal off", "turn")
 
 
-@given(p=st.lists(st.floats(0.0, 1.0), min_size=4, max_size=4).filter(lambda p: sum(p) > 0).map(
-    lambda p: tuple(x / sum(p) for x in p)))
+@given(p=distributions(len(SETTINGS)))
 def test_a_setting_the_grammar_is_sure_of_stands_only_where_the_head_leans_to_another_setting_and_finds_it_likely(
         p: tuple[float, ...]) -> None:
     scores = HeadScores(SETTINGS, p)
@@ -64,7 +68,7 @@ def test_a_setting_the_grammar_is_sure_of_stands_only_where_the_head_leans_to_an
 
 
 def test_auto_reveal_off_heard_by_the_grammar_stands_when_the_head_only_leans_to_on() -> None:
-    labels = ("", "auto-reveal on", "auto-reveal off", "turn")
+    labels = SETTINGS
     said = heard("auto-reveal off", "command")
     lean_on = HeadScores(labels, (0.01, 0.52, 0.33, 0.14))
     assert decide(said, lean_on, None, Rule(accept=0.8, ask=0.41)).command == "auto-reveal off"
