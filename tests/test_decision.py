@@ -105,9 +105,32 @@ def test_a_command_the_grammar_heard_too_deep_in_noise_and_the_head_not_at_all_i
     assert decide(noisy, nothing, frozenset({"stop"}), Rule()).reason != "too noisy"  # not valid now
 
 
-def test_the_players_own_takes_decide_what_the_stock_head_is_unsure_of() -> None:
-    unsure = HeadScores(LABELS, (0.7, 0.2, 0.1, 0.0, 0.0))
+def test_the_players_own_takes_decide_in_a_quiet_room_what_the_stock_head_barely_hears() -> None:
+    barely = HeadScores(LABELS, (0.9, 0.08, 0.02, 0.0, 0.0))
     mine = PersonalMatch("help", 0.95, 0.2)
-    result = decide(heard(), unsure, None, Rule(), mine)
+    result = decide(heard(snr_db=40.0), barely, None, Rule(), mine)
     assert (result.command, result.personal) == ("help", True)
-    assert decide(heard(), unsure, frozenset({"turn"}), Rule(), mine).command is None
+    assert decide(heard(snr_db=40.0), barely, frozenset({"turn"}), Rule(), mine).command is None
+
+
+def test_the_players_takes_never_act_over_music_on_a_command_the_head_all_but_rules_out() -> None:
+    """Music with nobody speaking, near a short take recorded in quiet: the head gives "turn"
+    about 0.01 and the takes alone must not turn a card; a word the head half hears they decide."""
+    music = HeadScores(LABELS, (0.88, 0.01, 0.0, 0.11, 0.0))
+    result = decide(heard(snr_db=17.0), music, frozenset({"turn", "help"}), Rule(), PersonalMatch("turn", 0.92, 0.33))
+    assert (result.command, result.personal) == (None, False)
+    half = HeadScores(LABELS, (0.7, 0.2, 0.0, 0.1, 0.0))
+    result = decide(heard(snr_db=17.0), half, frozenset({"turn", "help"}), Rule(), PersonalMatch("turn", 0.92, 0.33))
+    assert (result.command, result.personal) == ("turn", True)
+
+
+@given(p=probabilities, similarity=st.floats(0.8, 1.0), margin=st.floats(0.04, 1.0),
+       snr_db=st.floats(0.0, 60.0))
+def test_over_sound_the_takes_alone_act_only_on_a_command_the_head_gives_its_floor(
+        p: tuple[float, ...], similarity: float, margin: float, snr_db: float) -> None:
+    scores = HeadScores(LABELS, p)
+    rule = Rule()
+    result = decide(heard(snr_db=snr_db), scores, None, rule, PersonalMatch("turn", similarity, margin))
+    if result.personal:
+        assert result.command == "turn"
+        assert snr_db >= rule.personal_quiet_db or scores.of("turn") >= rule.personal_min_head
