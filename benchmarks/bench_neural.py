@@ -19,7 +19,14 @@ its voice variants) saying every command and talk that is not, dry, at 10 dB SNR
 brown, babble of held-out voices) and in rooms made by sox ``reverb`` (not the training's own
 simulated rooms), 0.3-0.8 s. The talk, numbers and cards are ``voice_corpus.py``'s hand-written
 lists, which the head never trained on; the narration is the game's own lines (the head trained
-on them in other voices); near words are the issue's and ``voice_corpus.py``'s.
+on them in other voices); near words are the issue's and ``voice_corpus.py``'s. Three of the
+voices enrol (:data:`ENROLLED`: three clean takes of every command) and say two new takes of each;
+``--voices training`` enrols three training voices (:data:`TUNING_ENROLLED`) instead.
+
+The ``personal`` column is a game where the player enrolled: every utterance, talk and other
+people's commands too, is matched against the takes of its own voice where that voice enrolled,
+else of one enrolled voice (picked by the file's name), as a room is heard against the player's
+takes.
 
 ``radio`` puts real recorded music behind the same held-out takes (``make`` first): Frozen Bubble's
 soundtrack, Debian ``fb-music-high`` (GPL-2+, fetched by ``apt-get download`` and cached as
@@ -32,7 +39,8 @@ it plays from the file's start, as a radio is on before the player speaks.
 Every file is decoded once through ``decode_pcm`` (the live path); the released recogniser's
 answer is the grammar decoders' part of that same decoding, so both columns see the same
 endpointing. The other rules' columns are scored from the same decoding too, and each row keeps
-what both models said of each utterance (``said``), so another rule can be weighed on it later.
+what the models and the takes said of each utterance (``said``), so another rule can be weighed
+on it later.
 """
 
 from __future__ import annotations
@@ -44,6 +52,7 @@ import random
 import subprocess
 import sys
 import wave
+import zlib
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import replace
 from pathlib import Path
@@ -71,6 +80,9 @@ TUNING_SEED = 7919
 """Added to ``--seed`` for the training voices' takes, so they are not the training's own."""
 ROOMS = {"0.3s": ("20", "60", "30"), **voice_corpus.ROOMS}
 ENROLLED = ("flite:slt", "espeak:en-029+f4", "espeak:en-gb-scotland+m3")
+"""The held-out voices that enrol (three takes of each command) and say new takes."""
+TUNING_ENROLLED = ("flite:kal16", "espeak:en-gb+f2", "espeak:en-us-nyc+m5")
+"""``--voices training``: training voices that enrol, where a rule for the takes may be tuned."""
 RADIO_PACKAGE = next(iter(corpus.HELD_OUT_MUSIC))
 """The benchmark's music: held out from training as a whole source, as speakers are."""
 RADIO_SNR_DB = (20, 15, 10)
@@ -221,7 +233,7 @@ def make(args: argparse.Namespace) -> int:
         for voice in [rng.choice(people), rng.choice(espeak)]:
             add(take(voice, text), "negative", text, None, voice, kind)
     # Enrolment: three clean takes of each command by three held-out voices, and new takes to test.
-    for name in ENROLLED:
+    for name in ENROLLED if held_out else TUNING_ENROLLED:
         voice = by_name.get(name)
         if voice is None:
             continue
@@ -261,14 +273,31 @@ def _init() -> None:
         _state["other"] = CommandHead(_state["compare"])
 
 
+def _enrolled_folder(item: dict[str, Any]) -> Path | None:
+    """Whose takes an utterance is matched against: its own voice's where that voice enrolled (a
+    test take, or the player's own talk), else one enrolled voice's picked by the file's name (a
+    game where the player enrolled hears everyone in the room against the player's takes)."""
+    root = Path(item["_root"])
+    if item["kind"] == "test":
+        return root / Path(item["path"]).parent
+    folders = sorted(p for p in (root / "enrol").glob("*") if p.is_dir())
+    if not folders:
+        return None
+    own = root / "enrol" / item["voice"].replace(":", "_").replace("+", "_")
+    return own if own in folders else folders[zlib.crc32(item["path"].encode()) % len(folders)]
+
+
 def _personal(item: dict[str, Any], head: Any = None) -> Any:
-    """The enrolled voice's takes as templates in ``head``'s space (the released head's)."""
+    """The enrolled voice's takes (:func:`_enrolled_folder`) as templates in ``head``'s space
+    (the released head's), or ``None`` where no voice enrolled."""
     from voice_rang.listen.personal import PersonalVoice
 
+    folder = _enrolled_folder(item)
+    if folder is None:
+        return None
     cache = _state["personal"]
-    key = (item["voice"], id(head))
+    key = (folder, id(head))
     if key not in cache:
-        folder = Path(item["_root"]) / Path(item["path"]).parent
         takes: dict[str, list[np.ndarray]] = {}
         for path in sorted(folder.glob("*__enrol*.wav")):
             if path.stem.endswith("_10dB"):
@@ -289,7 +318,7 @@ def rules(head_accept: float, head_ask: float) -> dict[str, Rule]:
 
 def _decode(item: dict[str, Any]) -> dict[str, Any]:
     recognizer = _state["recognizer"]
-    recognizer.personal = _personal(item) if item["kind"] == "test" else None
+    recognizer.personal = _personal(item)
     pcm = read_wav_16k(str(Path(item["_root"]) / item["path"]))
     list(decode_pcm(recognizer, pcm))
     row = {k: v for k, v in item.items() if not k.startswith("_")}
@@ -303,16 +332,17 @@ def _decode(item: dict[str, Any]) -> dict[str, Any]:
         rule = rules(other.accept, other.ask)["live rule (+ trust)"]
         result = summarize([decide(h, other.scores(u), None, rule, None) for h, _, _, u in said])
         row["other head"] = {"command": result.command, "unsure": result.unsure, "reason": result.reason}
-        if item["kind"] == "test":
-            theirs = _personal(item, other)
+        theirs = _personal(item, other)
+        if theirs is not None:
             result = summarize([decide(h, other.scores(u), None, rule, theirs.match(u)) for h, _, _, u in said])
             row["other head, personal"] = {"command": result.command, "unsure": result.unsure,
                                            "reason": result.reason}
-    if item["kind"] == "test":
+    if recognizer.personal is not None:
         base = rules(recognizer.head.accept, recognizer.head.ask)["live rule (+ trust)"]
         result = summarize([decide(h, s, None, base, m) for h, s, m, _ in said])
         row["personal"] = {"command": result.command, "unsure": result.unsure, "reason": result.reason}
-    row["said"] = [{"grammar": dataclasses.asdict(h), "head": list(s.probabilities)} for h, s, _, _ in said]
+    row["said"] = [{"grammar": dataclasses.asdict(h), "head": list(s.probabilities),
+                    "personal": None if m is None else dataclasses.asdict(m)} for h, s, m, _ in said]
     row["ms"] = max((h.ms for h, _, _, _ in said), default=0.0)
     row["snr_db"] = max((h.snr_db for h, _, _, _ in said), default=None)
     return row
@@ -437,7 +467,7 @@ def score(args: argparse.Namespace) -> int:
                "live rule (+ trust)"]
     if args.compare_head or any("other head" in r for r in rows):
         columns.insert(1, "other head")
-    if any(r["kind"] == "test" for r in rows):
+    if any("personal" in r for r in rows):
         columns.append("personal")
         if "other head" in columns:
             columns.append("other head, personal")
