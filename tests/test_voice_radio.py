@@ -150,9 +150,9 @@ def test_a_whole_game_is_played_by_saying_turn_with_a_radio_on(
 
 
 @pytest.mark.parametrize("snr_db", [20.0, 15.0])
-def test_the_radio_alone_is_never_taken_for_a_command_by_the_players_takes(tmp_path: Path, snr_db: float) -> None:
+def test_the_radio_alone_acts_on_nothing_when_the_player_has_enrolled(tmp_path: Path, snr_db: float) -> None:
     """A minute and a half of the radio with nobody speaking, heard as the game hears it (the
-    endpointer, both models and the player's takes), turns no card: music stands in a room
+    endpointer, both models and the player's takes), acts on nothing: music stands in a room
     unlike the quiet the takes were made in, and a short take can lie nearer it than the same
     word said over it does."""
     from voice_rang.commands import CommandSet
