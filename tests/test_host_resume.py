@@ -157,6 +157,36 @@ def test_a_guest_whose_program_stopped_too_comes_back_to_its_seat_by_running_joi
     assert (tmp_path / "bo-again.jsonl").read_bytes() == whole  # a fresh log: the whole game
 
 
+def test_a_guest_takes_its_seat_back_from_a_host_resumed_on_another_port(tmp_path: Path) -> None:
+    """A resumed game takes no one by its code: the seat's token, kept for the old port, is what
+    brings the guest back when the host had to listen elsewhere."""
+    host, port = start_host(tmp_path, 2, "--grace", "30", seed=7)
+    guest = start_guest(tmp_path, port, "bo", None)
+    processes = [host, guest]
+    try:
+        host.wait_for(joined(1), "the guest joined")
+        host.write("start\n")
+        host.wait_line(r"^Your turn")
+        host.kill()
+        guest.kill()
+        again = resume_host(tmp_path, "--grace", "30", "--port", "0")
+        processes.append(again)
+        moved = int(again.wait_line(r"^Guests come back at http://127\.0\.0\.1:(\d+), each to their own seat")
+                    .group(1))
+        assert moved != port
+        back = Process(["join", f"127.0.0.1:{moved}", "--name", "bo", "--text", "--no-listen"],
+                       env_for(tmp_path / "bo-state"), "auto-reveal on\n")
+        processes.append(back)
+        back.wait_line(r"^Joined: you are guest 1, at a table of 2 seats\.")
+        again.wait_line(r"^Guest 1 \(bo\) is back at the table\.")
+        kept = json.loads((tmp_path / "bo-state" / "voice-rang" / "seats.json").read_text())
+        assert kept[f"127.0.0.1:{moved}/bo"] == kept[f"127.0.0.1:{port}/bo"]
+        play_to_the_end(again, back)
+    finally:
+        for process in processes:
+            process.kill()
+
+
 def test_a_seat_whose_guest_does_not_come_back_within_the_grace_is_played_by_the_computer(
         tmp_path: Path) -> None:
     with socket.socket() as probe:  # a free port on loopback

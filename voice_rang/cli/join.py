@@ -15,7 +15,7 @@ from ..narration import Narrator
 from ..net.client import AddressError, HostConnection, hello_for, parse_address
 from ..net.guest import GuestSession
 from ..net.protocol import Problem
-from ..net.tokens import forget_token, load_token, save_token
+from ..net.tokens import forget_token, load_token, save_token, seat_key
 from ..net.view import GuestView
 from . import UsageError
 from .play import add_input_arguments, add_output_arguments, check_output_arguments, open_device
@@ -39,7 +39,7 @@ def run(args: argparse.Namespace) -> int:
                          "or 192.168.1.20:8765; use the one the host says") from None
     if len(args.name) > 40:
         raise UsageError("--name is at most 40 characters")
-    key = f"{host}:{port}/{args.name}"
+    key = seat_key(host, port, args.name)
     token = load_token(key)
     if token is None and not args.code:
         raise UsageError("--code is needed to join: the host says it (\"with code 4 7 1 9\")")
@@ -56,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
 
         def deliver(item: Any) -> None:
             if isinstance(item, Problem) and item.code == "unknown_token" and args.code:
-                forget_token(key)  # an old table's seat: join this one with the code instead
+                forget_token(key, token)  # an old table's seat: join this one with the code instead
                 inbox.put(_Rejoin())
                 return
             inbox.put(item)  # a host that ended mid-game may resume it: the seat token is kept

@@ -2,8 +2,8 @@
 seat back by running ``voice-rang join`` again.
 
 One small JSON file under ``$XDG_STATE_HOME/voice-rang`` (``~/.local/state`` by default), keyed
-by the host's address and the guest's name; a token is a random secret the host gave this seat.
-Failing to read or write it only means joining afresh.
+by the host's address and the guest's name (:func:`seat_key`); a token is a random secret the host
+gave this seat. Failing to read or write it only means joining afresh.
 """
 
 from __future__ import annotations
@@ -13,7 +13,21 @@ import json
 import os
 from pathlib import Path
 
-__all__ = ["forget_token", "load_token", "save_token"]
+__all__ = ["forget_token", "load_token", "save_token", "seat_key"]
+
+
+def seat_key(host: str, port: int, name: str) -> str:
+    """Where a seat's token is kept: the host's address and the name the guest gave.
+
+    >>> seat_key("192.168.1.20", 8765, "ann")
+    '192.168.1.20:8765/ann'
+    """
+    return f"{host}:{port}/{name}"
+
+
+def _host_and_name(key: str) -> tuple[str, str]:
+    address, _, name = key.partition("/")
+    return address.rpartition(":")[0], name
 
 
 def _path() -> Path:
@@ -40,17 +54,28 @@ def _write(data: dict[str, str]) -> None:
 
 
 def load_token(key: str) -> str | None:
-    return _read().get(key)
+    """The token kept for ``key``; else the last one kept for the same host and name on another
+    port: a host resumed on another ``--port`` knows its guests by the tokens it gave, and a
+    resumed game takes no one by its code."""
+    data = _read()
+    if key in data:
+        return data[key]
+    wanted = _host_and_name(key)
+    return next((token for other, token in reversed(data.items()) if _host_and_name(other) == wanted), None)
 
 
 def save_token(key: str, token: str) -> None:
+    """Keep ``token`` for ``key``, as the last one kept."""
     data = _read()
-    if data.get(key) != token:
+    if list(data.items())[-1:] != [(key, token)]:
+        data.pop(key, None)
         data[key] = token
         _write(data)
 
 
-def forget_token(key: str) -> None:
+def forget_token(key: str, token: str | None = None) -> None:
+    """Forget ``key``'s token, and ``token`` wherever it is kept (a host said it knows it not)."""
     data = _read()
-    if data.pop(key, None) is not None:
-        _write(data)
+    kept = {k: v for k, v in data.items() if k != key and v != token}
+    if kept != data:
+        _write(kept)
