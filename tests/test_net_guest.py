@@ -70,6 +70,31 @@ def test_a_resumed_host_that_went_on_before_the_guest_came_back_says_only_what_w
     assert said_reveals(outputs) == list(range(1, 9))
 
 
+def test_a_page_coming_back_to_a_resumed_host_hears_the_reveals_made_again_once() -> None:
+    """A web page is worded by the host: the host that stopped had worded reveals 1-5 for it, the
+    host taken up again at reveal 3 makes 4 and 5 again and words them in a new view, told by the
+    page's hello how far it was narrated."""
+    game = Game(2, Random(4))
+    reveals = [game.reveal() for _ in range(8)]
+    before = GuestView(Narrator.load("en", seats=2, listener=1))
+    said = before.messages(welcome([game.dealt], game))
+    for events in reveals[:5]:
+        said += before.messages(Published(events=events))
+    heard = (before.game, before.events_seen)  # what its last narration told the page
+
+    again = GuestView(Narrator.load("en", seats=2, listener=1), heard=heard)
+    said += again.messages(welcome([game.dealt] + [event for events in reveals[:3] for event in events], game))
+    for events in reveals[3:]:
+        said += again.messages(Published(events=events))
+
+    numbers = [int(m.group(1)) for line in said if (m := re.search(r"Reveal (\d+) of 5,000\.$", line.text))]
+    assert numbers == list(range(1, 9))
+    assert again.reveals == 8 and again.stacks == list(game.stack_counts())
+    fresh = GuestView(Narrator.load("en", seats=2, listener=1))  # a page that says nothing: told all it missed
+    lines = fresh.messages(welcome([game.dealt] + [event for events in reveals[:3] for event in events], game))
+    assert any("Reveal 3 of 5,000." in line.text for line in lines)
+
+
 def a_guest(language: str = "en", can_sound: bool = False) -> tuple[GuestSession, RecordingOutputs]:
     game = Game(2, Random(4))
     outputs = RecordingOutputs()

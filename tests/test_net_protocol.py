@@ -52,6 +52,18 @@ def test_a_command_for_another_seat_and_unknown_commands_are_refused() -> None:
     assert decode_client(b'{"type":"command","command":"auto-reveal on"}') == Command("auto-reveal on")
 
 
+@given(st.integers(), st.integers())
+def test_how_far_a_page_was_narrated_is_taken_only_within_bounds(game: int, events: int) -> None:
+    data = json.dumps({"type": "hello", "version": 1, "token": "t" * 24, "narrate": True,
+                       "heard_game": game, "heard_events": events}).encode()
+    if -1 <= game <= 1_000_000 and 0 <= events <= 1_000_000:
+        hello = decode_client(data)
+        assert (hello.heard_game, hello.heard_events) == (game, events)  # type: ignore[union-attr]
+    else:
+        with pytest.raises(msgspec.ValidationError):
+            decode_client(data)
+
+
 def test_addresses_as_the_host_says_them_and_bad_ones() -> None:
     assert parse_address("http://10.0.0.7:9000/") == ("10.0.0.7", 9000)
     for bad in ("ftp://host:1", "http://host:1/etc/passwd", "http://:80", "host:99999"):

@@ -134,3 +134,46 @@ def test_three_people_at_three_devices_a_host_a_join_guest_and_a_page_play_to_th
         guest.kill()
     report = check_file(tmp_path / "bo.jsonl")
     assert report.ok, report.violations
+
+
+def test_a_page_back_at_a_host_killed_and_resumed_hears_each_reveal_once(tmp_path: Path, browser: object) -> None:
+    """The host is killed with ``kill -9`` while every seat turns by itself and taken up again
+    from its save, a moment behind what the page heard: the page takes its seat back by itself,
+    and no reveal is said to it twice."""
+    from test_host_resume import SEATS, SEED, resume_host, saved_at_least, wait_until
+
+    host, port = start_host(tmp_path, SEATS, "--grace", "30", seed=SEED)
+    page = browser.new_page()  # type: ignore[attr-defined]
+    processes = [host]
+    save = tmp_path / "host-state" / "voice-rang" / "host.json"
+    try:
+        page.goto(f"http://127.0.0.1:{port}/?code=4719", wait_until="load")
+        host.wait_line(r"Guest 1 joined the table\.")
+        page.get_by_role("button", name="Turn my card").wait_for(timeout=WAIT_MS)
+        host.write("start\nauto-reveal on\n")
+        auto = page.get_by_role("switch", name=re.compile("Auto-reveal"))
+        auto.check()
+        host.wait_line(r"Auto-reveal on for guest 1")
+        wait_until(saved_at_least(save, 150), "150 reveals saved")
+        host.kill()
+        again = resume_host(tmp_path, "--grace", "30")
+        processes.append(again)
+        again.wait_line(r"^Resumed game 1 at reveal \d+: ")
+        again.wait_line(r"^Guest 1 is back at the table\.")
+        page.locator("#history li", has_text="You are guest 1").nth(1).wait_for(state="attached", timeout=WAIT_MS)
+        assert not auto.is_checked()  # auto-reveal is off again after a resume, for every seat
+        auto.check()
+        again.wait_line(r"Auto-reveal on for guest 1")
+        again.write("auto-reveal on\n", close=True)
+        assert again.finish() == 0, again.stderr()
+        page.locator("#history li", has_text="The host ended the table.").wait_for(state="attached",
+                                                                                  timeout=WAIT_MS)
+        history = page.locator("#history li").all_inner_texts()
+    finally:
+        page.close()
+        for process in processes:
+            process.kill()
+    said = [int(m.group(1).replace(",", "")) for line in history
+            if (m := re.search(r"Reveal ([\d,]+) of 5,000\.", line))]
+    assert len(said) >= 150
+    assert len(said) == len(set(said)), sorted(n for n in set(said) if said.count(n) > 1)

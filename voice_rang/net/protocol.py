@@ -17,7 +17,7 @@ msgspec.ValidationError: Object contains unknown field `seat`
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 import msgspec
 
@@ -47,6 +47,10 @@ ErrorCode = Literal[
 ]
 
 
+HeardGame = Annotated[int, msgspec.Meta(ge=-1, le=1_000_000)]
+HeardEvents = Annotated[int, msgspec.Meta(ge=0, le=1_000_000)]
+
+
 class _Message(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_field="type"):
     """Every message: a JSON object whose ``type`` names it; unknown fields are refused."""
 
@@ -66,6 +70,12 @@ class Hello(_Message, frozen=True, tag="hello"):
     narrate: bool = False
     lang: str = "en"
     verbosity: Verbosity = "normal"
+    heard_game: HeardGame = -1
+    heard_events: HeardEvents = 0
+    """A narrated guest taking its seat back: how far it was narrated before (the first
+    ``heard_events`` events of game ``heard_game``, from its last :class:`Narration`). A host taken
+    up again makes again the last reveal or two it made before it stopped; those are not said
+    again."""
 
 
 class Command(_Message, frozen=True, tag="command"):
@@ -179,6 +189,10 @@ class Narration(_Message, frozen=True, tag="narration"):
 
     lines: list[Line]
     board: list[str] = []
+    game: int = -1
+    events: int = 0
+    """How far this seat has been narrated: the first ``events`` events of game ``game`` (sent
+    back in a later :class:`Hello`)."""
 
 
 HostMessage = Published | Turn | Auto | Seats | News | Answer | Problem | Bye | Welcome | Narration

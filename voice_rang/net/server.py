@@ -217,7 +217,8 @@ class HostServer:
             if lines or isinstance(message, Published | Auto):
                 narration = Narration(
                     lines=[Line(m.text, int(m.priority), m.kind) for m in lines],
-                    board=[m.text for m in seat.view.status()])
+                    board=[m.text for m in seat.view.status()],
+                    game=seat.view.game, events=seat.view.events_seen)
                 send_later(socket, encode(narration))
 
     async def _write(self, socket: web.WebSocketResponse, data: bytes) -> None:
@@ -329,7 +330,8 @@ class HostServer:
         if not hello.narrate:
             return None
         seats = len(self._seats)
-        return GuestView(Narrator.load(hello.lang, seats=seats, verbosity=hello.verbosity, cap=self.cap))
+        return GuestView(Narrator.load(hello.lang, seats=seats, verbosity=hello.verbosity, cap=self.cap),
+                         heard=(hello.heard_game, hello.heard_events))
 
     def _welcome(self, number: int) -> Welcome:
         seat = self._seats[number]

@@ -43,6 +43,9 @@ class GuestView:
     game: int = -1
     events_seen: int = 0
     """Events of the current game narrated so far (a reconnect says only what came after)."""
+    heard: tuple[int, int] = (-1, 0)
+    """(game, events) a page coming back was narrated before this view was made: a host taken up
+    again makes again the last reveal or two, and those are brought up to date in silence."""
     reveals: int = 0
     stacks: list[int] = field(default_factory=list)
     collected: list[int] = field(default_factory=list)
@@ -61,7 +64,11 @@ class GuestView:
     def messages(self, message: HostMessage) -> list[Message]:
         """What this seat hears about one host message (and the state brought up to date)."""
         if isinstance(message, Published):
-            lines = [line for event in message.events for line in self._event(event)]
+            lines = []
+            for event in message.events:
+                said = self._event(event)
+                if not self._heard_before():
+                    lines.extend(said)
             if message.turn is not None:
                 lines.extend(self._turn(message.turn))
             return lines
@@ -111,6 +118,8 @@ class GuestView:
         # Taken back mid-game: catch up in silence, then say the last few messages missed.
         first_game = message.events[0].game if message.events else self.game
         skip = self.events_seen if first_game == self.game else 0
+        if first_game == self.heard[0]:
+            skip = max(skip, self.heard[1])
         missed: list[Message] = []
         for index, event in enumerate(message.events):
             said = self._event(event)
@@ -126,6 +135,10 @@ class GuestView:
         if message.turn is not None:
             lines.extend(self._turn(message.turn))
         return lines
+
+    def _heard_before(self) -> bool:
+        """The event just taken in is one this page was narrated before it came back."""
+        return self.game == self.heard[0] and self.events_seen <= self.heard[1]
 
     def _event(self, event: Event) -> list[Message]:
         if isinstance(event, Dealt):

@@ -11,6 +11,9 @@
   const FATAL = ["version", "wrong_code", "wait", "full", "started", "unknown_token", "language", "flooding"];
   let stopped = false;
   let socket = null, seat = -1, ended = false, retry = null, lastText = "", lastAt = 0;
+  // How far this page was narrated: sent back when it takes its seat again, so a host taken up
+  // again does not say again the reveals it makes a second time.
+  let heardGame = -1, heardEvents = 0;
 
   function status(text) { $("status-line").textContent = text; }
 
@@ -59,7 +62,10 @@
     socket.onopen = () => {
       const hello = { type: "hello", version: VERSION, name: name, narrate: true,
                       lang: document.documentElement.lang || "en", verbosity: verbosity.value };
-      if (token) hello.token = token; else hello.code = code;
+      if (token) {
+        hello.token = token;
+        if (heardGame >= 0) { hello.heard_game = heardGame; hello.heard_events = heardEvents; }
+      } else hello.code = code;
       socket.send(JSON.stringify(hello));
     };
     socket.onmessage = (event) => receive(JSON.parse(event.data));
@@ -86,6 +92,7 @@
         status("");
         break;
       case "narration":
+        if (typeof message.game === "number") { heardGame = message.game; heardEvents = message.events; }
         for (const line of message.lines) announce(line);
         if (message.board.length) showBoard(message.board);
         break;
