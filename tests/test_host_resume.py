@@ -118,18 +118,26 @@ def test_a_host_killed_mid_game_resumes_and_its_guest_takes_its_own_seat_back(tm
     assert guest.lines[-1] == "The host ended the table. Goodbye."
 
 
+def both_killed_mid_game(tmp: Path, processes: list[Process]) -> int:
+    """A two-seat hosted game (seed 7) with the guest "bo", host and guest both killed once the
+    game waits for the guest's card; the port the host had."""
+    host, port = start_host(tmp, 2, "--grace", "30", seed=7)
+    guest = start_guest(tmp, port, "bo", None)
+    processes += [host, guest]
+    host.wait_for(joined(1), "the guest joined")
+    host.write("start\n")
+    host.wait_line(r"^Your turn")
+    host.write("turn\n")
+    guest.wait_line(r"^Your turn")  # the game waits for the guest, and then both stop
+    host.kill()
+    guest.kill()
+    return port
+
+
 def test_a_guest_whose_program_stopped_too_comes_back_to_its_seat_by_running_join_again(tmp_path: Path) -> None:
-    host, port = start_host(tmp_path, 2, "--grace", "30", seed=7)
-    guest = start_guest(tmp_path, port, "bo", None)
-    processes = [host, guest]
+    processes: list[Process] = []
     try:
-        host.wait_for(joined(1), "the guest joined")
-        host.write("start\n")
-        host.wait_line(r"^Your turn")
-        host.write("turn\n")
-        guest.wait_line(r"^Your turn")  # the game waits for the guest, and then both stop
-        host.kill()
-        guest.kill()
+        port = both_killed_mid_game(tmp_path, processes)
         at = read_save(tmp_path / "host-state" / "voice-rang" / "host.json").reveals  # 1, or 0: killed before it saved
         again = resume_host(tmp_path, "--grace", "30")
         processes.append(again)
@@ -160,15 +168,9 @@ def test_a_guest_whose_program_stopped_too_comes_back_to_its_seat_by_running_joi
 def test_a_guest_takes_its_seat_back_from_a_host_resumed_on_another_port(tmp_path: Path) -> None:
     """A resumed game takes no one by its code: the seat's token, kept for the old port, is what
     brings the guest back when the host had to listen elsewhere."""
-    host, port = start_host(tmp_path, 2, "--grace", "30", seed=7)
-    guest = start_guest(tmp_path, port, "bo", None)
-    processes = [host, guest]
+    processes: list[Process] = []
     try:
-        host.wait_for(joined(1), "the guest joined")
-        host.write("start\n")
-        host.wait_line(r"^Your turn")
-        host.kill()
-        guest.kill()
+        port = both_killed_mid_game(tmp_path, processes)
         again = resume_host(tmp_path, "--grace", "30", "--port", "0")
         processes.append(again)
         moved = int(again.wait_line(r"^Guests come back at http://127\.0\.0\.1:(\d+), each to their own seat")
