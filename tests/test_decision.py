@@ -84,6 +84,14 @@ def test_auto_reveal_off_heard_by_the_grammar_stands_when_the_head_only_leans_to
     assert decide(said, sure_on, None, Rule(accept=0.8, ask=0.41)).reason == "doubt"
 
 
+def test_a_command_the_grammar_is_sure_of_and_the_head_all_but_rules_out_is_asked_about() -> None:
+    ruled_out = HeadScores(LABELS, (0.75, 0.01, 0.01, 0.2, 0.03))
+    result = decide(heard("stop", "command"), ruled_out, None, Rule())
+    assert (result.command, result.unsure, result.guess) == (None, True, "stop")
+    likely = HeadScores(LABELS, (0.75, 0.01, 0.2, 0.01, 0.03))
+    assert decide(heard("stop", "command"), likely, None, Rule()).command == "stop"
+
+
 def test_a_command_not_said_on_its_own_stays_talk_whatever_the_head_thinks() -> None:
     sure = HeadScores(LABELS, (0.0, 1.0, 0.0, 0.0, 0.0))
     assert decide(heard(None, "part of longer talk"), sure, None, Rule()).command is None
