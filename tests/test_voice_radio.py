@@ -103,20 +103,20 @@ def say_until_turned(server: AudioServer, lines: LineWatch, turns: list[bytes], 
     raise AssertionError(f'"turn" said {TRIES} times and the card never turned; the game\'s last lines: {last}')
 
 
-@pytest.mark.parametrize(("room", "snr_db", "enrolled"), [(False, 15.0, True), (True, 20.0, True), (True, 20.0, False)],
-                         ids=["beside-enrolled", "across-a-room-enrolled", "across-a-room-not-enrolled"])
-def test_a_whole_game_is_played_by_saying_turn_with_a_radio_on(
-        audio_server: AudioServer, tmp_path: Path, room: bool, snr_db: float, enrolled: bool) -> None:
-    data_home = tmp_path / "data"
+def play_radio_game(server: AudioServer, folder: Path, room: bool, snr_db: float, enrolled: bool) -> list[int]:
+    """A whole game through ``voice-rang play --listen`` with the radio on, the player saying
+    "turn" (and "yes") into the microphone; how often "turn" was said for each of the three
+    cards. Raises ``AssertionError`` where the game was not played as a person would expect."""
+    data_home = folder / "data"
     if enrolled:
-        enrol(data_home, tmp_path / "takes")
+        enrol(data_home, folder / "takes")
     turns = [take("turn", tempo, cents, room=room) for tempo, cents in SAID_AGAIN]
     yes = take("yes", 0.95, -30, room=room)
-    log = tmp_path / "game.jsonl"
-    audio_server.play_radio(radio(turns[0], snr_db))
+    log = folder / "game.jsonl"
+    server.play_radio(radio(turns[0], snr_db))
     process = subprocess.Popen([VOICE_RANG, "play", "--seats", "2", "--beat", "0", "--seed", "21",
                                 "--cap", "6", "--text", "--listen", "--log", str(log)],
-                               env=dict(audio_server.env, XDG_DATA_HOME=str(data_home)),
+                               env=dict(server.env, XDG_DATA_HOME=str(data_home)),
                                stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                text=True)
     assert process.stdout is not None
@@ -128,10 +128,10 @@ def test_a_whole_game_is_played_by_saying_turn_with_a_radio_on(
             offered = time.monotonic()
             time.sleep(2.0)  # the radio alone, between turns, turns nothing
             assert not any(line.startswith("You turned ") for line in lines.since(offered)), lines.since(offered)
-            tries.append(say_until_turned(audio_server, lines, turns, yes))
+            tries.append(say_until_turned(server, lines, turns, yes))
         assert lines.wait_for("Game over at the cap of 6 reveals", timeout=30), lines.lines
     finally:
-        audio_server.play_radio(b"")
+        server.play_radio(b"")
         process.terminate()
         try:
             process.wait(10)
@@ -144,6 +144,14 @@ def test_a_whole_game_is_played_by_saying_turn_with_a_radio_on(
     reveals = [event for event in events if event["event"] == "reveal"]
     assert [event["seat"] for event in reveals] == [0, 1, 0, 1, 0, 1]
     assert events[-1]["event"] == "end"
+    return tries
+
+
+@pytest.mark.parametrize(("room", "snr_db", "enrolled"), [(False, 15.0, True), (True, 20.0, True), (True, 20.0, False)],
+                         ids=["beside-enrolled", "across-a-room-enrolled", "across-a-room-not-enrolled"])
+def test_a_whole_game_is_played_by_saying_turn_with_a_radio_on(
+        audio_server: AudioServer, tmp_path: Path, room: bool, snr_db: float, enrolled: bool) -> None:
+    tries = play_radio_game(audio_server, tmp_path, room, snr_db, enrolled)
     print(f"radio {snr_db} dB {'across a room' if room else 'beside the table'}"
           f"{', enrolled' if enrolled else ''}: "
           f'"turn" said {tries} times for 3 cards')
