@@ -56,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
 
         def deliver(item: Any) -> None:
             if isinstance(item, Problem) and item.code == "unknown_token" and args.code:
-                forget_token(key, token)  # an old table's seat: join this one with the code instead
+                forget_token(key)  # an old table's seat: join this one with the code instead
                 inbox.put(_Rejoin())
                 return
             inbox.put(item)  # a host that ended mid-game may resume it: the seat token is kept

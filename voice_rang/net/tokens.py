@@ -73,9 +73,9 @@ def save_token(key: str, token: str) -> None:
         _write(data)
 
 
-def forget_token(key: str, token: str | None = None) -> None:
-    """Forget ``key``'s token, and ``token`` wherever it is kept (a host said it knows it not)."""
+def forget_token(key: str) -> None:
+    """Forget the token kept for ``key`` (one found for another port stays there: it may be that
+    table's seat)."""
     data = _read()
-    kept = {k: v for k, v in data.items() if k != key and v != token}
-    if kept != data:
-        _write(kept)
+    if data.pop(key, None) is not None:
+        _write(data)
