@@ -47,6 +47,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import functools
 import json
 import random
 import subprocess
@@ -241,7 +242,7 @@ def make(args: argparse.Namespace) -> int:
             for n in range(5):
                 samples = clean(take(voice, phrase))
                 role = "enrol" if n < 3 else "test"
-                path = out / "enrol" / name.replace(":", "_").replace("+", "_") / \
+                path = _enrol_dir(out, name) / \
                     f"{command.replace(' ', '_')}__{role}{n}_{phrase.replace(' ', '_')}.wav"
                 _write(path, samples)
                 index.append({"kind": role, "text": phrase, "expected": command, "voice": name,
@@ -273,6 +274,16 @@ def _init() -> None:
         _state["other"] = CommandHead(_state["compare"])
 
 
+def _enrol_dir(root: Path, voice: str) -> Path:
+    """Where ``make`` keeps an enrolled voice's takes (and its new takes beside them)."""
+    return root / "enrol" / voice.replace(":", "_").replace("+", "_")
+
+
+@functools.cache
+def _enrolled_folders(root: Path) -> tuple[Path, ...]:
+    return tuple(sorted(p for p in (root / "enrol").glob("*") if p.is_dir()))
+
+
 def _enrolled_folder(item: dict[str, Any]) -> Path | None:
     """Whose takes an utterance is matched against: its own voice's where that voice enrolled (a
     test take, or the player's own talk), else one enrolled voice's picked by the file's name (a
@@ -280,10 +291,10 @@ def _enrolled_folder(item: dict[str, Any]) -> Path | None:
     root = Path(item["_root"])
     if item["kind"] == "test":
         return root / Path(item["path"]).parent
-    folders = sorted(p for p in (root / "enrol").glob("*") if p.is_dir())
+    folders = _enrolled_folders(root)
     if not folders:
         return None
-    own = root / "enrol" / item["voice"].replace(":", "_").replace("+", "_")
+    own = _enrol_dir(root, item["voice"])
     return own if own in folders else folders[zlib.crc32(item["path"].encode()) % len(folders)]
 
 
