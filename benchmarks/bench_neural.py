@@ -354,6 +354,8 @@ def _decode(item: dict[str, Any]) -> dict[str, Any]:
         row["personal"] = {"command": result.command, "unsure": result.unsure, "reason": result.reason}
     row["said"] = [{"grammar": dataclasses.asdict(h), "head": list(s.probabilities),
                     "personal": None if m is None else dataclasses.asdict(m)} for h, s, m, _ in said]
+    if said:  # kept apart from the rows (benchmarks/bench_heads.py weighs other heads on them)
+        row["_features"] = np.stack([u for _, _, _, u in said]).astype(np.float16)
     row["ms"] = max((h.ms for h, _, _, _ in said), default=0.0)
     row["snr_db"] = max((h.snr_db for h, _, _, _ in said), default=None)
     return row
@@ -435,6 +437,13 @@ def table(rows: list[dict[str, Any]], columns: list[str]) -> list[str]:
     return lines
 
 
+def features_path(scores: Path) -> Path:
+    """Where a score run keeps each row's utterances' embeddings (``str(row number)`` -> ``(utterances,
+    20, 96)``), beside its rows: another head can then be weighed on the same decoding without
+    decoding again (``benchmarks/bench_heads.py``)."""
+    return scores.with_name(scores.stem.replace("scores-", "features-") + ".npz")
+
+
 def heads_only(items: list[dict[str, Any]], other: str) -> list[str]:
     """Both heads alone on each whole file's embeddings (no endpointer, no grammar decoders): a
     quick comparison of two heads' weights on the same inputs, not the live path's figures."""
@@ -473,6 +482,8 @@ def score(args: argparse.Namespace) -> int:
         with ProcessPoolExecutor(args.workers, initializer=_init) as pool:
             rows = list(pool.map(_decode, items, chunksize=4))
         out.parent.mkdir(parents=True, exist_ok=True)
+        features = {str(n): row.pop("_features") for n, row in enumerate(rows) if "_features" in row}
+        np.savez_compressed(features_path(out), **features)  # type: ignore[arg-type]
         out.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
     columns = ["released", "head alone", "head + veto + rescue", "live rule, no second opinion",
                "live rule (+ trust)"]

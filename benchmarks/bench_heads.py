@@ -1,0 +1,112 @@
+"""Other command heads weighed on a decoding ``bench_neural.py score`` already made: the same
+utterances, the same grammar decoders' answers and the same enrolled takes, each head through the
+live rule at its own thresholds. Decoding is what costs (pocketsphinx's six decoders on every
+utterance); a head costs milliseconds, so heads are compared here in seconds rather than in a new
+score run each.
+
+    .venv/bin/python benchmarks/bench_neural.py score --limit 2        # decodes once, keeps embeddings
+    .venv/bin/python benchmarks/bench_heads.py NEW.npz [OTHER.npz ...] # [--set radio] [--voices training]
+    .venv/bin/python benchmarks/bench_heads.py NEW.npz --voices training --rule trust_min_head=0.1
+
+Receives the rows of ``scores-<set>.jsonl`` and the embeddings of ``features-<set>.npz`` beside
+them (:func:`bench_neural.features_path`). Emits ``bench_neural``'s table: the released recogniser
+(the grammar decoders alone) and the live rule with the released head, as decoded, then for each
+head given its live rule, and the same with the enrolled takes matched in that head's space.
+``--rule NAME=VALUE`` changes a number or switch of :class:`Rule` for the heads given (tune a rule
+on ``--voices training`` only).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from dataclasses import fields, replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT.parent))
+
+import bench_neural  # noqa: E402
+
+from voice_rang.listen.command_head import CommandHead  # noqa: E402
+from voice_rang.listen.decision import Rule, decide  # noqa: E402
+from voice_rang.listen.recognizer import summarize  # noqa: E402
+from voice_rang.listen.results import Recognition  # noqa: E402
+
+RECOGNITION_FIELDS = {f.name for f in fields(Recognition)}
+
+
+def rule_changes(pairs: list[str]) -> dict[str, Any]:
+    """``["trust_min_head=0.1", "grammar_trust=false"]`` as :class:`Rule` field values.
+
+    >>> rule_changes(["trust_min_head=0.1", "grammar_trust=false"])
+    {'trust_min_head': 0.1, 'grammar_trust': False}
+    """
+    kinds = {f.name: f.type for f in fields(Rule)}
+    changes: dict[str, Any] = {}
+    for pair in pairs:
+        name, _, value = pair.partition("=")
+        if name not in kinds:
+            raise SystemExit(f"bench_heads: no rule number {name!r}; the rule has {', '.join(kinds)}")
+        changes[name] = value.lower() == "true" if kinds[name] in (bool, "bool") else float(value)
+    return changes
+
+
+def weigh(rows: list[dict[str, Any]], features: Any, head: CommandHead, name: str, root: Path,
+          changes: dict[str, Any] | None = None) -> None:
+    """Add ``name`` and ``name, personal`` answers to every row that was decoded into utterances."""
+    rule = replace(bench_neural.rules(head.accept, head.ask)["live rule (+ trust)"], **(changes or {}))
+    for number, row in enumerate(rows):
+        said = row.get("said") or []
+        if not said:
+            row[name] = row[f"{name}, personal"] = {"command": None, "unsure": False, "reason": "silence"}
+            continue
+        grammar = [Recognition(**{k: v for k, v in s["grammar"].items() if k in RECOGNITION_FIELDS}) for s in said]
+        scores = [head.scores(u) for u in features[str(number)].astype(np.float32)]
+        answer = summarize([decide(g, s, None, rule, None) for g, s in zip(grammar, scores, strict=True)])
+        row[name] = {"command": answer.command, "unsure": answer.unsure, "reason": answer.reason}
+        takes = bench_neural._personal({**row, "_root": str(root)}, head)
+        if takes is not None:
+            matches = [takes.match(u) for u in features[str(number)].astype(np.float32)]
+            answer = summarize([decide(g, s, None, rule, m) for g, s, m in zip(grammar, scores, matches, strict=True)])
+            row[f"{name}, personal"] = {"command": answer.command, "unsure": answer.unsure, "reason": answer.reason}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("heads", nargs="+", type=Path, help="command_head.npz files to weigh")
+    parser.add_argument("--set", choices=("heldout", "radio"), default="heldout")
+    parser.add_argument("--voices", choices=("heldout", "training"), default="heldout")
+    parser.add_argument("--rule", nargs="*", default=[], metavar="NAME=VALUE",
+                        help="change the live rule's numbers for the heads given (Rule's fields)")
+    args = parser.parse_args(argv)
+    changes = rule_changes(args.rule)
+    root = bench_neural._out(args)
+    scores = root / f"scores-{args.set}.jsonl"
+    if not scores.exists() or not bench_neural.features_path(scores).exists():
+        print(f"no decoding with embeddings at {scores}: run bench_neural.py score first", file=sys.stderr)
+        return 1
+    rows = [json.loads(line) for line in scores.read_text().splitlines()]
+    bench_neural._state["personal"] = {}
+    columns = ["released", "live rule (+ trust)"]
+    if any("personal" in r for r in rows):
+        columns.append("personal")
+    with np.load(bench_neural.features_path(scores)) as features:
+        for path in args.heads:
+            head = CommandHead(path)
+            name = "head " + (path.parent.name if path.name == "command_head.npz" else path.stem) + \
+                "".join(f" {pair}" for pair in args.rule)
+            weigh(rows, features, head, name, root, changes)
+            columns += [name, f"{name}, personal"]
+            print(f"{name}: accept {head.accept:.2f}, ask {head.ask:.2f}", file=sys.stderr)
+    print("\n".join(bench_neural.table(rows, columns)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
