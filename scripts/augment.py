@@ -182,16 +182,43 @@ def new_speaker(rng: np.random.Generator, speech: np.ndarray) -> tuple[np.ndarra
     return speech, f"formants x{alpha:.2f}, pitch x{tape:.2f}"
 
 
+def repitch(samples: np.ndarray, ratio: float) -> np.ndarray:
+    """The pitch moved ``ratio`` times, the pace kept (sox's ``pitch``: a tape change, then the
+    tempo put back by overlapping and adding); the formants move with the pitch."""
+    import subprocess
+
+    cents = 1200 * np.log2(ratio)
+    raw = np.clip(samples, -32768, 32767).astype("<i2").tobytes()
+    spec = ["-t", "raw", "-r", str(RATE), "-c", "1", "-b", "16", "-e", "signed-integer"]
+    out = subprocess.run(["sox", *spec, "-", *spec, "-", "pitch", f"{cents:.0f}"], input=raw,
+                         capture_output=True, check=True).stdout
+    return np.frombuffer(out, dtype="<i2").astype(np.float32)
+
+
+def other_speaker(rng: np.random.Generator, speech: np.ndarray) -> tuple[np.ndarray, str]:
+    """A take made to sound like someone much higher or lower: a woman or a child from a man's
+    voice, a man from a woman's. The pitch moves 0.6-2x with the pace kept, and the formants with
+    it as between people (a higher voice has the shorter vocal tract, formants about the pitch
+    ratio to the 0.3, give or take 8 %)."""
+    ratio = float(np.exp(rng.uniform(np.log(0.6), np.log(2.0))))
+    alpha = float(ratio ** 0.3 * rng.uniform(0.92, 1.08))
+    speech = shift_formants(repitch(speech, ratio), alpha / ratio)
+    return speech, f"pitch x{ratio:.2f}, formants x{alpha:.2f}"
+
+
 def condition(rng: np.random.Generator, speech: np.ndarray, talk: list[np.ndarray], *,
-              clean_share: float = 0.2, new_speaker_share: float = 0.0, noises: tuple[str, ...] = NOISES,
+              clean_share: float = 0.2, new_speaker_share: float = 0.0, other_speaker_share: float = 0.0,
+              noises: tuple[str, ...] = NOISES,
               tracks: list[np.ndarray] | None = None) -> tuple[np.ndarray, str]:
     """One take heard in a random room and noise (one of ``noises``; ``radio`` plays a stretch of
     ``tracks``); its samples and a short description. ``new_speaker_share`` of the takes are first
-    made to sound like another speaker."""
+    made to sound like another speaker; of those, ``other_speaker_share`` like someone much
+    higher or lower (:func:`other_speaker`)."""
     described = []
     speech = resample(trim(speech), float(rng.uniform(0.9, 1.1)))
     if new_speaker_share > 0 and rng.random() < new_speaker_share:
-        speech, voice = new_speaker(rng, speech)
+        far = other_speaker_share > 0 and rng.random() < other_speaker_share
+        speech, voice = other_speaker(rng, speech) if far else new_speaker(rng, speech)
         described.append(voice)
     speech = frame(rng, speech)
     if rng.random() < 0.5:

@@ -45,6 +45,10 @@ ESPEAK_VARIANTS = ("m1", "m2", "m3", "m4", "m5", "m6", "m7", "f1", "f2", "f3", "
                    "belinda", "david", "benjamin", "anika", "anikaRobot", "Alvin", "grandma",
                    "grandpa", "Hugo", "Lucy", "Henrique", "RicishayMax", "robert", "pablo")
 HELD_OUT_ACCENTS = frozenset({"en-029", "en-gb-scotland"})
+FOREIGN_ACCENTS = ("es", "it", "pt", "de", "nl", "pl", "cs", "fr")
+"""espeak-ng voices of other languages reading the English text by their own spelling rules, as
+someone who learnt English from print might ("'elp" for help in Spanish, "St'Op" for stop in
+German): other vowels and consonants than any English accent here (``--foreign-accents``)."""
 HELD_OUT_VARIANTS = frozenset({"f4", "m3", "Lee", "linda", "Mario", "grandma"})
 FLITE_VOICES = ("kal", "kal16", "awb", "rms", "slt")
 FESTIVAL_VOICES = ("kal_diphone", "ked_diphone", "cmu_us_slt_arctic_hts")
@@ -98,9 +102,17 @@ def espeak_variants() -> list[str]:
     return [v for v in ESPEAK_VARIANTS if v in files or v in names]
 
 
-def voices(*, held_out: bool) -> list[Voice]:
-    """Every voice installed here, training ones or held-out ones."""
-    found: list[Voice] = [Voice("espeak", f"{a}+{v}") for a in ESPEAK_ACCENTS for v in espeak_variants()]
+def family(voice: Voice) -> str:
+    """The engine, with espeak-ng's voices of other languages a family of their own."""
+    if voice.engine == "espeak" and not voice.name.startswith("en"):
+        return "espeak-foreign"
+    return voice.engine
+
+
+def voices(*, held_out: bool, foreign: tuple[str, ...] = ()) -> list[Voice]:
+    """Every voice installed here, training ones or held-out ones; with ``foreign`` (languages of
+    :data:`FOREIGN_ACCENTS`) also those espeak-ng languages' voices in every variant."""
+    found: list[Voice] = [Voice("espeak", f"{a}+{v}") for a in (*ESPEAK_ACCENTS, *foreign) for v in espeak_variants()]
     found += [Voice("flite", name) for name in FLITE_VOICES]
     found += [Voice("festival", name) for name in FESTIVAL_VOICES
               if Path(f"/usr/share/festival/voices/{'us' if 'arctic' in name else 'english'}/{name}").exists()]
@@ -167,6 +179,25 @@ NEAR_WORDS = ["burn", "term", "turned", "yeah", "nope", "statue", "yep", "nah", 
 issue names among them). Never a homophone: "know" sounds as "no" does, and is a "no"."""
 
 
+COMMAND_WORD_FRAMES = [
+    "it is your turn", "whose turn is it", "my turn next", "turn left at the {a}", "you turn the {a}",
+    "take a turn with the {a}", "{a} {b} turn", "the {a} took a turn", "reveal the {a}", "they reveal {a} {b}",
+    "stop the {a}", "please stop that {a}", "the {a} stop", "{a} will stop", "we stop at the {a}",
+    "yes i {a} it", "yes the {a} is {b}", "oh yes {a}", "{a} said yes", "no i {a} it", "no the {a} is {b}",
+    "no way", "{a} said no", "no {a} {b}", "help me with the {a}", "can you help the {a}", "{a} help",
+    "repeat the {a}", "repeat after me", "the status of the {a}", "what is the status", "{a} status",
+    "quit the {a}", "i quit {a}", "faster than the {a}", "{a} goes faster", "slower than a {a}",
+    "go slower {a}", "a new game of {a}", "the {a} new game", "we play again {a}", "play again with the {a}",
+    "the {a} is brief", "a brief {a}", "quite normal {a}", "the normal {a}", "{a} is normal",
+    "forward the {a}", "{a} forward", "the previous {a}", "{a} previous", "auto {a}", "reveal it {a}",
+    "on and off", "the {a} is on", "turn it off", "turn it on", "the {a} is off", "full of {a}",
+    "the verbosity of {a}", "{a} again", "play the {a}", "the {a} game",
+]
+"""Table talk holding a command word where it is not the command said on its own ("whose turn is
+it", "stop the music", "yes the cat is here"): the game acts on a command only when it is the whole
+utterance, so talk around a command word is not a command."""
+
+
 def sentences(rng: random.Random, count: int) -> list[str]:
     words = ordinary_words()
     out = []
@@ -174,6 +205,13 @@ def sentences(rng: random.Random, count: int) -> list[str]:
         frame = rng.choice(SENTENCE_FRAMES)
         out.append(frame.format(**{k: rng.choice(words) for k in "abcd"}))
     return out
+
+
+def command_word_talk(rng: random.Random, count: int) -> list[str]:
+    """``count`` lines of :data:`COMMAND_WORD_FRAMES`, the blanks filled with ordinary words."""
+    words = ordinary_words()
+    return [rng.choice(COMMAND_WORD_FRAMES).format(a=rng.choice(words), b=rng.choice(words))
+            for _ in range(count)]
 
 
 def narration_lines() -> list[str]:
@@ -195,12 +233,20 @@ def narration_lines() -> list[str]:
     return lines
 
 
-def negative_texts(rng: random.Random, *, sentences_n: int) -> list[tuple[str, str]]:
-    """(kind, text) of what is not a command."""
+def negative_texts(rng: random.Random, *, sentences_n: int, command_talk_n: int = 0,
+                   near_takes: int = 1, word_takes: int = 1) -> list[tuple[str, str]]:
+    """(kind, text) of what is not a command. A text listed ``n`` times is said in ``n`` takes
+    (each by a voice drawn at random): near words are where the head errs most, so they may be
+    heard in more voices than the rest."""
     numbers = [" ".join(rng.sample(NUMBER_WORDS, rng.randint(1, 3))) for _ in range(40)]
     cards = [f"{rng.choice(['', 'the '])}{r} of {s}" for r in RANKS for s in SUITS][::2]
-    return ([("word", w) for w in ordinary_words()] + [("near", w) for w in sorted(set(near_words()) | set(NEAR_WORDS))]
-            + [("talk", s) for s in sentences(rng, sentences_n)] + [("number", n) for n in numbers]
+    near = sorted(set(near_words()) | set(NEAR_WORDS))
+    talk = sentences(rng, sentences_n)
+    if command_talk_n:  # drawn after the other sentences, so a recipe without them keeps its draws
+        talk += command_word_talk(rng, command_talk_n)
+    return ([("word", w) for w in ordinary_words() for _ in range(word_takes)]
+            + [("near", w) for w in near for _ in range(near_takes)]
+            + [("talk", s) for s in talk] + [("number", n) for n in numbers]
             + [("card", c) for c in cards] + [("narration", n) for n in narration_lines()]
             + [("partial", p) for p in PARTIALS])
 

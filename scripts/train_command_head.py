@@ -63,8 +63,8 @@ def _takes(voices: list[corpus.Voice], texts: list[str], per_text: int, rng: ran
     festival 10 %, of those installed)."""
     families: dict[str, list[corpus.Voice]] = {}
     for voice in voices:
-        families.setdefault(voice.engine, []).append(voice)
-    weights = {"espeak": 45, "flite": 25, "piper": 20, "festival": 10}
+        families.setdefault(corpus.family(voice), []).append(voice)
+    weights = {"espeak": 45, "flite": 25, "piper": 20, "festival": 10, "espeak-foreign": 15}
     names = sorted(families)
     plan = []
     for text in texts:
@@ -99,14 +99,20 @@ def build(split: str, args: argparse.Namespace, seed: int) -> dict[str, np.ndarr
     or ``heldout`` (held-out speakers: for the model card's own figures only)."""
     rng = random.Random(seed)
     nprng = np.random.default_rng(seed)
-    voices = corpus.voices(held_out=split == "heldout")
+    held = split == "heldout"
+    voices = corpus.voices(held_out=held, foreign=() if held else tuple(args.foreign_accents))
     radio = split == "radio"  # a part of the training takes heard over recorded music alone
     tracks = [corpus.music_track(package) for package in corpus.TRAIN_MUSIC] if radio else None
     noises = (augment.RADIO,) if radio else augment.NOISES
     if args.tiny:
         voices = [v for v in voices if v.engine in ("espeak", "flite")][:6]
     phrases = corpus.command_phrases()
-    negatives = corpus.negative_texts(random.Random(seed + 1), sentences_n=20 if args.tiny else 400)
+    # The held-out split is the model card's yardstick: the same texts whatever the recipe.
+    negatives = corpus.negative_texts(random.Random(seed + 1), sentences_n=20 if args.tiny else 400 if held
+                                      else args.sentences,
+                                      command_talk_n=0 if held else args.command_talk // (20 if args.tiny else 1),
+                                      near_takes=1 if held else args.near_takes,
+                                      word_takes=1 if held else args.word_takes)
     if args.tiny:
         phrases = phrases[:4]
         negatives = negatives[::60]
@@ -138,16 +144,18 @@ def build(split: str, args: argparse.Namespace, seed: int) -> dict[str, np.ndarr
     # Made-up speakers (formants and pitch moved apart) only train; the tuning takes stay the voices
     # as their synthesisers made them, so the thresholds are chosen on real voices.
     shifted = args.new_speakers if split in ("train", "radio") else 0.0
+    far = args.other_speakers if split in ("train", "radio") else 0.0
     for text, voice, samples in positives:
         for n in range(copies):
             conditioned, described = augment.condition(nprng, samples, talk, new_speaker_share=shifted,
+                                                       other_speaker_share=far,
                                                        clean_share=(0.5 if n == 0 else 0.1) / (3 if radio else 1),
                                                        noises=noises, tracks=tracks)
             add(conditioned, command_of[text], "command", voice.speaker, described)
     for text, voice, samples in negative_takes:
         for _ in range(max(1, copies - 1)):
             conditioned, described = augment.condition(nprng, samples, talk, new_speaker_share=shifted,
-                                                       noises=noises, tracks=tracks)
+                                                       other_speaker_share=far, noises=noises, tracks=tracks)
             add(conditioned, "", kind_of[text], voice.speaker, described)
     for _ in range(len(negative_takes) // (1 if radio else 4)):  # the radio alone, nobody speaking
         sound, described = augment.noise_alone(nprng, talk, noises, tracks)
@@ -165,6 +173,13 @@ def cached(split: str, args: argparse.Namespace, seed: int) -> dict[str, np.ndar
         recipe = f"-music{RADIO_RECIPE}-{args.radio_takes}"
     if split in ("train", "radio") and args.new_speakers:
         recipe += f"-s{round(100 * args.new_speakers)}"
+        if args.other_speakers:
+            recipe += f"-o{round(100 * args.other_speakers)}"
+    if split != "heldout":  # the held-out split's voices and texts are the same whatever the recipe
+        if args.foreign_accents:
+            recipe += "-f" + ".".join(args.foreign_accents)
+        if (args.sentences, args.command_talk, args.near_takes, args.word_takes) != (400, 0, 1, 1):
+            recipe += f"-n{args.sentences}.{args.command_talk}.{args.near_takes}.{args.word_takes}"
     path = args.work / f"{split}-{seed}{'-tiny' if args.tiny else ''}-{args.takes}-{args.copies}{recipe}.npz"
     if path.exists() and not args.rebuild:
         with np.load(path) as data:
@@ -185,6 +200,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--arch", choices=("gru", "conv"), default="conv")
     parser.add_argument("--members", type=int, default=3, help="heads in the ensemble (seeds apart)")
     parser.add_argument("--mixup", type=float, default=0.0)
+    parser.add_argument("--channels", type=int, default=64, help="channels of each convolution")
+    parser.add_argument("--hidden", type=int, default=64, help="width of the dense layer")
     parser.add_argument("--smoothing", type=float, default=0.1)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--work", type=Path, default=WORK)
@@ -198,6 +215,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--radio-takes", type=int, default=0, metavar="N",
                         help="also train on N takes of each command (and a third of the rest) heard over "
                              "recorded music (command_corpus.TRAIN_MUSIC, Debian packages)")
+    parser.add_argument("--other-speakers", type=float, default=0.0, metavar="SHARE",
+                        help="share of those made to sound much higher or lower (a woman or a child from a "
+                             "man, a man from a woman: augment.other_speaker)")
+    parser.add_argument("--foreign-accents", nargs="*", default=[], choices=corpus.FOREIGN_ACCENTS, metavar="LANG",
+                        help="also espeak-ng voices of these languages reading the English text (a family of "
+                             "their own, 15 parts in 115 of the takes)")
+    parser.add_argument("--sentences", type=int, default=400, help="sentences of random ordinary words")
+    parser.add_argument("--command-talk", type=int, default=0, metavar="N",
+                        help="lines of table talk holding a command word (command_corpus.COMMAND_WORD_FRAMES)")
+    parser.add_argument("--near-takes", type=int, default=1, help="takes of each word one sound from a command")
+    parser.add_argument("--word-takes", type=int, default=1, help="takes of each ordinary word")
     parser.add_argument("--new-speakers", type=float, default=0.5, metavar="SHARE",
                         help="share of training takes made to sound like another speaker (formants, pitch)")
     args = parser.parse_args(argv)
@@ -215,7 +243,7 @@ def main(argv: list[str] | None = None) -> int:
     tune = cached("tune", args, args.seed + 1000)
     labels = ("", *sorted({c for c, _ in corpus.command_phrases()}))
     recipe = Recipe(arch=args.arch, members=args.members, epochs=args.epochs, mixup=args.mixup,
-                    smoothing=args.smoothing)
+                    smoothing=args.smoothing, channels=args.channels, hidden=args.hidden)
     weights = fit(train, labels, recipe=recipe, seed=args.seed)
     weights["thresholds"] = np.array(thresholds(weights, labels, tune), dtype=np.float32)
     weights["labels"] = np.array(labels)
@@ -231,7 +259,8 @@ def main(argv: list[str] | None = None) -> int:
                                       source), encoding="utf-8")
     summary = {"train_examples": len(train["label"]), "tune_examples": len(tune["label"]),
                "frames": HEAD_FRAMES, "seed": args.seed, "more": args.more, "sha256": digest,
-               "recipe": vars(recipe), "new_speakers": args.new_speakers, "radio_takes": args.radio_takes,
+               "recipe": vars(recipe), "new_speakers": args.new_speakers,
+               "other_speakers": args.other_speakers, "radio_takes": args.radio_takes,
                "thresholds": weights["thresholds"].tolist(),
                "train_speakers": sorted(set(train["speaker"].tolist()) - {"-"})}
     if args.heldout:

@@ -44,15 +44,19 @@ class Recipe:
     mixup: float = 0.0
     """Mix pairs of examples (and their labels) with a Beta(mixup, mixup) weight; 0 is off."""
     dropout: float = 0.2
+    channels: int = CHANNELS
+    """Channels of each convolution (of the GRU's state in each direction)."""
+    hidden: int = HIDDEN
+    """Width of the dense layer before the output."""
 
 
 class ConvHead(nn.Module):
-    def __init__(self, classes: int, dropout: float) -> None:
+    def __init__(self, classes: int, dropout: float, channels: int = CHANNELS, hidden: int = HIDDEN) -> None:
         super().__init__()
-        self.conv1 = nn.Conv1d(96, CHANNELS, 3, padding=1)
-        self.conv2 = nn.Conv1d(CHANNELS, CHANNELS, 3, padding=1)
-        self.fc1 = nn.Linear(2 * CHANNELS, HIDDEN)
-        self.fc2 = nn.Linear(HIDDEN, classes)
+        self.conv1 = nn.Conv1d(96, channels, 3, padding=1)
+        self.conv2 = nn.Conv1d(channels, channels, 3, padding=1)
+        self.fc1 = nn.Linear(2 * channels, hidden)
+        self.fc2 = nn.Linear(hidden, classes)
         self.drop = nn.Dropout(dropout)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:  # x: (batch, frames, 96), normalised
@@ -64,12 +68,12 @@ class ConvHead(nn.Module):
 
 
 class GruHead(nn.Module):
-    def __init__(self, classes: int, dropout: float) -> None:
+    def __init__(self, classes: int, dropout: float, channels: int = CHANNELS, hidden: int = HIDDEN) -> None:
         super().__init__()
-        self.gru = nn.GRU(96, CHANNELS, batch_first=True, bidirectional=True)
-        self.att = nn.Linear(2 * CHANNELS, 1)
-        self.fc1 = nn.Linear(4 * CHANNELS, HIDDEN)
-        self.fc2 = nn.Linear(HIDDEN, classes)
+        self.gru = nn.GRU(96, channels, batch_first=True, bidirectional=True)
+        self.att = nn.Linear(2 * channels, 1)
+        self.fc1 = nn.Linear(4 * channels, hidden)
+        self.fc2 = nn.Linear(hidden, classes)
         self.drop = nn.Dropout(dropout)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
@@ -101,7 +105,8 @@ def _augment(features: torch.Tensor, recipe: Recipe, generator: torch.Generator)
 
 def _fit_one(xt: torch.Tensor, yt: torch.Tensor, classes: int, recipe: Recipe, seed: int) -> dict[str, np.ndarray]:
     torch.manual_seed(seed)
-    model: nn.Module = GruHead(classes, recipe.dropout) if recipe.arch == "gru" else ConvHead(classes, recipe.dropout)
+    shape = GruHead if recipe.arch == "gru" else ConvHead
+    model: nn.Module = shape(classes, recipe.dropout, recipe.channels, recipe.hidden)
     # Each example counts alike, and one of "not a command" NEGATIVE_WEIGHT times: a false command
     # is worse than a miss. (Balancing the classes instead gave the one class of everything that
     # is not a command the weight of one command, and a fifth of the training talk was taken for

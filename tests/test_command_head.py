@@ -3,6 +3,7 @@ and the recipe that makes them, run on a tiny set."""
 
 from __future__ import annotations
 
+import random
 import shutil
 import subprocess
 import sys
@@ -116,3 +117,58 @@ def test_recorded_music_is_heard_only_where_asked_and_leaves_the_main_takes_as_t
     stretch = ramp[start:start + 20000].astype(np.float64)
     assert len(piece) == 20000 and abs(float(np.std(piece)) - 1.0) < 1e-3
     assert np.allclose(piece, stretch / np.std(stretch), rtol=1e-4)
+
+
+def _pitch_hz(samples: np.ndarray) -> float:
+    """The strongest period of a steady voiced sound, by autocorrelation (60-500 Hz)."""
+    middle = samples[len(samples) // 4: 3 * len(samples) // 4].astype(np.float64)
+    middle -= middle.mean()
+    correlation = np.correlate(middle, middle, "full")[len(middle) - 1:]
+    low, high = 16000 // 500, 16000 // 60
+    return 16000 / (low + int(np.argmax(correlation[low:high])))
+
+
+@pytest.mark.skipif(shutil.which("sox") is None, reason="needs sox")
+def test_another_speaker_moves_the_pitch_by_the_ratio_it_names_and_keeps_the_pace() -> None:
+    sys.path.insert(0, str(ROOT / "scripts"))
+    import augment
+
+    t = np.arange(16000) / 16000
+    voiced = sum(np.sin(2 * np.pi * 120 * k * t) / k for k in range(1, 12)) * 3000  # 120 Hz, 1 s
+    for seed in range(4):
+        moved, described = augment.other_speaker(np.random.default_rng(seed), voiced.astype(np.float32))
+        ratio = float(described.split("pitch x")[1].split(",")[0])
+        assert 0.6 <= ratio <= 2.0
+        assert abs(len(moved) - len(voiced)) < 0.02 * len(voiced)
+        assert abs(_pitch_hz(moved) / 120 - ratio) < 0.06 * ratio, (described, _pitch_hz(moved))
+
+
+def test_talk_around_a_command_word_holds_one_and_is_never_a_command_said_alone() -> None:
+    sys.path.insert(0, str(ROOT / "scripts"))
+    import command_corpus
+
+    phrases = {phrase for _, phrase in command_corpus.command_phrases()}
+    words = {word for phrase in phrases for word in phrase.split()}
+    lines = command_corpus.command_word_talk(random.Random(5), 300)
+    assert all(line not in phrases for line in lines)
+    assert all(words & set(line.split()) for line in lines)
+    plain = command_corpus.negative_texts(random.Random(1), sentences_n=30)
+    more = command_corpus.negative_texts(random.Random(1), sentences_n=30, command_talk_n=20, near_takes=3)
+    assert [t for t in more if t[0] == "talk"][:30] == [t for t in plain if t[0] == "talk"]
+    near = [t for t in plain if t[0] == "near"]
+    assert sum(1 for t in more if t[0] == "near") == 3 * len(near)
+
+
+@pytest.mark.skipif(shutil.which("espeak-ng") is None, reason="needs espeak-ng")
+def test_voices_of_other_languages_are_a_family_of_their_own_and_hold_out_the_same_variants() -> None:
+    sys.path.insert(0, str(ROOT / "scripts"))
+    import command_corpus
+
+    english = command_corpus.voices(held_out=False)
+    more = command_corpus.voices(held_out=False, foreign=("es",))
+    foreign = [v for v in more if v not in english]
+    assert foreign and all(v.name.startswith("es+") for v in foreign)
+    assert {command_corpus.family(v) for v in foreign} == {"espeak-foreign"}
+    assert not {v.name.split("+")[1] for v in foreign} & command_corpus.HELD_OUT_VARIANTS
+    held = set(command_corpus.voices(held_out=True, foreign=("es",))) - set(command_corpus.voices(held_out=True))
+    assert held and {v.name.split("+")[1] for v in held} <= command_corpus.HELD_OUT_VARIANTS
