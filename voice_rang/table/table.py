@@ -18,8 +18,9 @@ from ..engine import Event, Game
 from ..messages import Message
 from ..narration import Narrator
 from .answers import ListenerAnswers
+from .pacing import FLOOR_HOLD_S, LISTENER_BEHIND_S, Pacing
 
-__all__ = ["EventLog", "Outputs", "SeatKind", "Table"]
+__all__ = ["FLOOR_HOLD_S", "LISTENER_BEHIND_S", "EventLog", "Outputs", "SeatKind", "Table"]
 
 SeatKind = Literal["person", "computer", "remote"]
 """``remote``: a person at another device, whose commands arrive with their seat (:meth:`Table.handle`)."""
@@ -30,17 +31,6 @@ Reply = Callable[[int, str, str, "int | None", dict[str, Any]], None]
 seat's own device to narrate in its own words."""
 GUESS_WINDOW_S = 10.0
 """How long "Did you say turn?" waits for its yes: a yes said later answers nothing."""
-FLOOR_HOLD_S = 6.0
-"""The longest an automatic card waits for a player who has started speaking (:meth:`Table.hold_floor`),
-in case the end of their words is never reported: longer than any command (the endpointer gives
-up on speech after 4 s)."""
-LISTENER_BEHIND_S = 5.0
-"""The longest a card waits past its quiet gap for a listener that has not yet gone through the
-gap's audio (:attr:`Table.heard_quiet_until`): a starved listener is waited for, a stuck one not.
-Under two CPU hogs a listener decoding speech ran a median 2.7 s behind the microphone a second
-after the words (7 s at worst); in silence, 10 ms."""
-
-
 class Outputs(Protocol):
     """Where messages go, and the few speech controls the table needs."""
 
@@ -58,7 +48,7 @@ class Outputs(Protocol):
     def slower(self) -> int | None: ...
 
 
-class Table(ListenerAnswers):
+class Table(ListenerAnswers, Pacing):
     """One table: a game at a time, its seats, their auto-reveal, and the conversation."""
 
     def __init__(
@@ -207,54 +197,6 @@ class Table(ListenerAnswers):
             self.auto[seat] = False
         if self.game is not None and not self.game.is_over and self.game.current_seat == seat:
             self._turn_begins()
-
-    # ----- time ----------------------------------------------------------------------------
-
-    def tick(self, now: float | None = None) -> None:
-        """Turn the automatic card if its beat has passed, the narration has caught up, and
-        (during auto-reveal) :attr:`quiet_gap` of silence has followed it."""
-        now = self.clock() if now is None else now
-        busy = self.outputs.busy()
-        if busy:
-            self._spoke_at = now
-        if self.due is None or self.finished or now < self.due:
-            return
-        if busy:
-            self.due = now + 0.05
-            return
-        gap = self.quiet_gap if any(self.auto) else 0.0
-        if self._spoke_at is not None and gap and self._gap_unheard(self._spoke_at + gap, now):
-            self.due = max(self._spoke_at + gap, now + 0.05)
-            return
-        self.due = None
-        self._reveal()
-
-    def _gap_unheard(self, gap_ends: float, now: float) -> bool:
-        """Is the quiet gap that ends at ``gap_ends`` still to run, or not yet listened through?"""
-        if now < gap_ends:
-            return True
-        heard = self.heard_quiet_until
-        return heard is not None and heard() < gap_ends and now < gap_ends + LISTENER_BEHIND_S
-
-    def hold_floor(self, now: float | None = None) -> None:
-        """A player has started speaking: no card turns by itself until they are done
-        (:meth:`release_floor`), or :data:`FLOOR_HOLD_S` at most. Otherwise the next automatic
-        card would start the game talking, the microphone would stop listening mid-word, and a
-        spoken "auto-reveal off" could be cut off every time."""
-        now = self.clock() if now is None else now
-        self._floor_until = now + FLOOR_HOLD_S
-        if self.due is not None:
-            self.due = max(self.due, self._floor_until)
-
-    def release_floor(self, now: float | None = None) -> None:
-        """The player's words have been heard (acted on or not): automatic play goes on a beat
-        later."""
-        if self._floor_until is None:
-            return
-        now = self.clock() if now is None else now
-        self._floor_until = None
-        if self.due is not None:
-            self.due = now + self.beat
 
     def _reveal(self) -> None:
         assert self.game is not None
