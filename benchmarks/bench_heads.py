@@ -67,12 +67,13 @@ def weigh(rows: list[dict[str, Any]], features: Any, head: CommandHead, name: st
             row[name] = row[f"{name}, personal"] = {"command": None, "unsure": False, "reason": "silence"}
             continue
         grammar = [Recognition(**{k: v for k, v in s["grammar"].items() if k in RECOGNITION_FIELDS}) for s in said]
-        scores = [head.scores(u) for u in features[str(number)].astype(np.float32)]
+        utterances = features[str(number)].astype(np.float32)
+        scores = [head.scores(u) for u in utterances]
         answer = summarize([decide(g, s, None, rule, None) for g, s in zip(grammar, scores, strict=True)])
         row[name] = {"command": answer.command, "unsure": answer.unsure, "reason": answer.reason}
         takes = bench_neural._personal({**row, "_root": str(root)}, head)
         if takes is not None:
-            matches = [takes.match(u) for u in features[str(number)].astype(np.float32)]
+            matches = [takes.match(u) for u in utterances]
             answer = summarize([decide(g, s, None, rule, m) for g, s, m in zip(grammar, scores, matches, strict=True)])
             row[f"{name}, personal"] = {"command": answer.command, "unsure": answer.unsure, "reason": answer.reason}
 

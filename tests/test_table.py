@@ -8,7 +8,7 @@ from voice_rang.engine import DECK, Card, Event, Game, Revealed
 from voice_rang.messages import Message
 from voice_rang.narration import Narrator
 from voice_rang.table import SeatKind, Table
-from voice_rang.table.table import FLOOR_HOLD_S, LISTENER_BEHIND_S
+from voice_rang.table.pacing import FLOOR_HOLD_S, LISTENER_BEHIND_S
 
 
 class RecordingOutputs:

@@ -18,9 +18,9 @@ from ..engine import Event, Game
 from ..messages import Message
 from ..narration import Narrator
 from .answers import ListenerAnswers
-from .pacing import FLOOR_HOLD_S, LISTENER_BEHIND_S, Pacing
+from .pacing import Pacing
 
-__all__ = ["FLOOR_HOLD_S", "LISTENER_BEHIND_S", "EventLog", "Outputs", "SeatKind", "Table"]
+__all__ = ["EventLog", "Outputs", "SeatKind", "Table"]
 
 SeatKind = Literal["person", "computer", "remote"]
 """``remote``: a person at another device, whose commands arrive with their seat (:meth:`Table.handle`)."""
@@ -31,6 +31,8 @@ Reply = Callable[[int, str, str, "int | None", dict[str, Any]], None]
 seat's own device to narrate in its own words."""
 GUESS_WINDOW_S = 10.0
 """How long "Did you say turn?" waits for its yes: a yes said later answers nothing."""
+
+
 class Outputs(Protocol):
     """Where messages go, and the few speech controls the table needs."""
 
