@@ -305,6 +305,15 @@ def test_speech_right_after_other_speech_is_not_a_command(recognizer: Recognizer
     assert results[-1].reason == "part of longer talk"
 
 
+def test_a_command_right_after_a_command_is_heard_as_said_to_the_game(recognizer: Recognizer) -> None:
+    """Speech the game took for a command was said to it, so a quick word after it (a "yes" to
+    the question it raised) is not the next piece of someone's sentence."""
+    pause = b"\0" * int(0.1 * 32000)
+    pcm = speak("status")[:-16000] + pause + speak("help")[9600:]
+    results = list(decode_pcm(recognizer, pcm))
+    assert [r.command for r in results] == ["status", "help"], results
+
+
 def test_endpointer_closes_a_short_command_within_half_a_second_of_silence() -> None:
     pcm = speak("status")
     endpointer = Endpointer()

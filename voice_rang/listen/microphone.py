@@ -31,8 +31,8 @@ from ..commands import CommandSet
 from ..speech.deadlines import SoundSystemNotAnswering, close_without_waiting
 from ..speech.portaudio import close_stream, open_stream, portaudio, reopen_stream
 from .endpoint import Endpointer
-from .recognizer import MIN_GAP_MS, SAMPLE_RATE, Recognition, Recognizer
-from .results import StreamingRecognizer
+from .recognizer import SAMPLE_RATE, Recognition, Recognizer
+from .results import StreamingRecognizer, continues_talk
 
 __all__ = ["ECHO_TAIL_S", "HUNG_AFTER_S", "TURN_TAKING_GAP_S", "MicrophoneUnavailable",
            "VoiceListener", "find_microphone"]
@@ -215,6 +215,7 @@ class VoiceListener:
         recognizer.reset_stream()
         try:
             in_utterance = False
+            previous: Recognition | None = None
             for frame, captured in self._frames(frame_samples):
                 gap, self._reopened = self._reopened, False
                 if gap or self._deaf(captured - frame_s - 0.05, captured):
@@ -223,12 +224,13 @@ class VoiceListener:
                         in_utterance = False
                         self._speech_ended()
                     endpointer.reset()
+                    previous = None
                     self._quiet_until = captured
                     continue
                 for event in endpointer.process(frame, recognizer.completion):
                     if event.kind == "start":
                         recognizer.start(self.allowed() if self.allowed else None,
-                                         after_talk=event.gap_ms < MIN_GAP_MS)
+                                         after_talk=continues_talk(event.gap_ms, previous))
                         recognizer.feed(event.audio)
                         in_utterance = True
                         if self.on_speech_start is not None:
@@ -238,10 +240,11 @@ class VoiceListener:
                     elif event.kind == "abandon" and in_utterance:
                         recognizer.abort()
                         in_utterance = False
+                        previous = None
                         self._speech_ended()
                     elif event.kind == "end" and in_utterance:
                         in_utterance = False
-                        result = recognizer.finish(event.snr_db)
+                        result = previous = recognizer.finish(event.snr_db)
                         if result.command is not None:
                             self.on_command(result.command)
                         elif result.reason == "too noisy" and self.on_too_noisy is not None:

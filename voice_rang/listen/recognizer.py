@@ -49,7 +49,7 @@ from .ordinary_words import COMMON, GAME
 from .pronunciations import _EXTRA_PRONUNCIATIONS, garbage_vocabulary, narration_words, neighbour_words
 from .pronunciations import pronunciations as _pronunciations
 from .pronunciations import write_dictionary as _write_dictionary
-from .results import MIN_GAP_MS, SAMPLE_RATE, STABLE_MS, Completion, Recognition, StreamingRecognizer
+from .results import MIN_GAP_MS, SAMPLE_RATE, STABLE_MS, Completion, Recognition, StreamingRecognizer, continues_talk
 
 __all__ = [
     "MIN_GAP_MS",
@@ -391,18 +391,21 @@ def decode_pcm(recognizer: StreamingRecognizer, pcm: bytes, *, allowed: Iterable
     recognizer.reset_stream()
     allowed_set = None if allowed is None else frozenset(allowed)
     pcm = pcm + b"\0" * (frame_bytes * int(1000 / frame_ms))  # a second of trailing silence
+    previous: Recognition | None = None
     for frame in frames(pcm, frame_bytes):
         for event in endpointer.process(frame, recognizer.completion):
             if event.kind == "start":
-                recognizer.start(allowed_set, after_talk=event.gap_ms < MIN_GAP_MS)
+                recognizer.start(allowed_set, after_talk=continues_talk(event.gap_ms, previous))
                 recognizer.feed(event.audio)
             elif event.kind == "audio":
                 recognizer.feed(event.audio)
             elif event.kind == "end":
-                yield recognizer.finish(event.snr_db)
+                previous = recognizer.finish(event.snr_db)
+                yield previous
             elif event.kind == "abandon":
                 recognizer.feed(event.audio)
                 result = recognizer.finish()
+                previous = None
                 yield Recognition(None, result.heard, False, result.ms, "too long",
                                   result.speech_ms, result.guess, warp=result.warp,
                                   confidence=result.confidence)

@@ -11,7 +11,8 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Protocol
 
-__all__ = ["MIN_GAP_MS", "SAMPLE_RATE", "STABLE_MS", "Completion", "Recognition", "StreamingRecognizer"]
+__all__ = ["MIN_GAP_MS", "SAMPLE_RATE", "STABLE_MS", "Completion", "Recognition", "StreamingRecognizer",
+           "continues_talk"]
 
 SAMPLE_RATE = 16000
 """The acoustic model's rate: every caller resamples to it first."""
@@ -83,3 +84,22 @@ class StreamingRecognizer(Protocol):
     def completion(self) -> Completion: ...
     def abort(self) -> None: ...
     def finish(self, snr_db: float = math.inf) -> Recognition: ...
+
+
+def continues_talk(gap_ms: float, previous: Recognition | None) -> bool:
+    """Whether speech that began ``gap_ms`` after the last utterance ended is the next piece of
+    someone's sentence (so no command on its own), given what that utterance was (``None``: talk
+    too long to decode, or nothing yet).
+
+    Only a short gap after *talk* counts. Speech the game took for a command, or asked about
+    ("Did you say turn?"), was said to the game, and a quick "yes" after it is an answer.
+
+    >>> continues_talk(200.0, None)
+    True
+    >>> continues_talk(200.0, Recognition(None, "yes", True, 1.0, "unsure", guess="turn"))
+    False
+    >>> continues_talk(MIN_GAP_MS, None)
+    False
+    """
+    addressed = previous is not None and (previous.command is not None or previous.unsure)
+    return gap_ms < MIN_GAP_MS and not addressed

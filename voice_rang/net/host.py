@@ -28,6 +28,10 @@ LOBBY_COMMANDS = frozenset({"auto-reveal on", "auto-reveal off", "auto-reveal to
                             "verbosity brief", "verbosity normal", "verbosity full", "verbosity cycle", "stop"})
 """Commands the lobby keeps for the table, to do once the game has started."""
 
+GUEST_LOBBY_COMMANDS = frozenset({"auto-reveal on", "auto-reveal off", "auto-reveal toggle"})
+"""A guest's commands the lobby keeps for its seat: a switch flipped on a page before the deal
+must not be lost (the page shows it on)."""
+
 
 class HostBridge:
     """Links one table to its server: events and turns out, guests' seats and commands in."""
@@ -42,6 +46,8 @@ class HostBridge:
         self.names: dict[int, str] = {}
         self.tokens: dict[int, str] = {}
         """Each guest seat's secret, kept in the table's save so a resumed table seats them again."""
+        self._kept: list[tuple[int, str]] = []
+        """Guests' commands said in the lobby (:data:`GUEST_LOBBY_COMMANDS`), by seat, in order."""
 
     def attach(self, table: Table, server: HostServer) -> None:
         self.table = table
@@ -115,6 +121,7 @@ class HostBridge:
         self._news("joined", seat, name)
 
     def _left_lobby(self, seat: int, name: str) -> None:
+        self._kept = [(kept_seat, command) for kept_seat, command in self._kept if kept_seat != seat]
         self.names.pop(seat, None)
         self.tokens.pop(seat, None)
         self.table.set_kind(seat, "computer")
@@ -135,12 +142,23 @@ class HostBridge:
 
     def _command(self, seat: int, command: str) -> None:
         if self.table.game is None:
-            self._reply(seat, "net", "not_started", None, {})
+            if command in GUEST_LOBBY_COMMANDS:
+                self._kept.append((seat, command))
+                self._reply(seat, "net", "lobby_kept", None, {})
+            else:
+                self._reply(seat, "net", "not_started", None, {})
             return
         if self.table.kinds[seat] != "remote":
             return  # a command that was on its way when the seat dropped
         self.table.handle(command, seat=seat)
         self.sync()
+
+    def do_kept(self) -> None:
+        """Once the game has started: the guests' commands kept in the lobby, for the seats whose
+        guests are still there."""
+        kept, self._kept = self._kept, []
+        for seat, command in kept:
+            self._command(seat, command)
 
 
 def run_lobby(table: Table, inbox: queue.Queue[Inbox], narrator: Narrator, start_words: list[str],
@@ -171,6 +189,7 @@ def run_lobby(table: Table, inbox: queue.Queue[Inbox], narrator: Narrator, start
             bridge.sync()
             for command in kept:
                 table.handle(command)
+            bridge.do_kept()
             bridge.sync()
             return None
         if item == "quit":
