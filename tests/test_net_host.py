@@ -16,14 +16,16 @@ pytestmark = pytest.mark.slow
 
 
 async def ask_in_lobby(port: int, host: Process) -> dict[str, Any]:
-    """Guest 1 turns auto-reveal on and asks to turn before the deal; guest 2 turns it on and
-    leaves the lobby. What each was answered."""
+    """Guest 1 turns auto-reveal on (then off and on again) and asks to turn before the deal;
+    guest 2 turns it on and leaves the lobby. What each was answered."""
     url = f"http://127.0.0.1:{port}/ws"
     seen: dict[str, Any] = {}
     async with aiohttp.ClientSession() as session:
         staying = await session.ws_connect(url)
         seen["welcome"] = await send(staying, hello(code="4719", name="ana"))
         seen["auto"] = await send(staying, json.dumps({"type": "command", "command": "auto-reveal on"}))
+        for _ in range(2):  # off, then on again: the last wish is the one kept
+            await send(staying, json.dumps({"type": "command", "command": "auto-reveal toggle"}))
         seen["turn"] = await send(staying, json.dumps({"type": "command", "command": "turn"}))
         async with session.ws_connect(url) as leaving:
             await send(leaving, hello(code="4719", name="bo"))
@@ -52,4 +54,5 @@ def test_a_guests_auto_reveal_said_before_the_deal_is_kept_for_its_seat(tmp_path
     assert (seen["auto"]["type"], seen["auto"]["key"]) == ("answer", "lobby_kept")
     assert (seen["turn"]["type"], seen["turn"]["key"]) == ("answer", "not_started")
     assert seen["leaving auto"]["key"] == "lobby_kept"
+    assert sum(line.startswith("Auto-reveal on for guest 1") for line in host.lines) == 1, host.lines
     assert not any("for guest 2" in line for line in host.lines), host.lines

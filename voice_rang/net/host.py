@@ -46,8 +46,9 @@ class HostBridge:
         self.names: dict[int, str] = {}
         self.tokens: dict[int, str] = {}
         """Each guest seat's secret, kept in the table's save so a resumed table seats them again."""
-        self._kept: list[tuple[int, str]] = []
-        """Guests' commands said in the lobby (:data:`GUEST_LOBBY_COMMANDS`), by seat, in order."""
+        self._wanted_auto: dict[int, bool] = {}
+        """Each guest seat's auto-reveal as asked for in the lobby (:data:`GUEST_LOBBY_COMMANDS`):
+        only the last wish counts, so a guest flipping the switch for long keeps nothing more."""
 
     def attach(self, table: Table, server: HostServer) -> None:
         self.table = table
@@ -121,7 +122,7 @@ class HostBridge:
         self._news("joined", seat, name)
 
     def _left_lobby(self, seat: int, name: str) -> None:
-        self._kept = [(kept_seat, command) for kept_seat, command in self._kept if kept_seat != seat]
+        self._wanted_auto.pop(seat, None)
         self.names.pop(seat, None)
         self.tokens.pop(seat, None)
         self.table.set_kind(seat, "computer")
@@ -143,7 +144,8 @@ class HostBridge:
     def _command(self, seat: int, command: str) -> None:
         if self.table.game is None:
             if command in GUEST_LOBBY_COMMANDS:
-                self._kept.append((seat, command))
+                wanted = self._wanted_auto.get(seat, False)
+                self._wanted_auto[seat] = not wanted if command == "auto-reveal toggle" else command.endswith("on")
                 self._reply(seat, "net", "lobby_kept", None, {})
             else:
                 self._reply(seat, "net", "not_started", None, {})
@@ -154,11 +156,11 @@ class HostBridge:
         self.sync()
 
     def do_kept(self) -> None:
-        """Once the game has started: the guests' commands kept in the lobby, for the seats whose
-        guests are still there."""
-        kept, self._kept = self._kept, []
-        for seat, command in kept:
-            self._command(seat, command)
+        """Once the game has started: auto-reveal on for each seat whose guest asked for it in the
+        lobby and is still there (every seat starts with it off)."""
+        wanted, self._wanted_auto = self._wanted_auto, {}
+        for seat in sorted(seat for seat, on in wanted.items() if on):
+            self._command(seat, "auto-reveal on")
 
 
 def run_lobby(table: Table, inbox: queue.Queue[Inbox], narrator: Narrator, start_words: list[str],
