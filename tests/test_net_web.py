@@ -6,9 +6,10 @@ import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
-from net_game import joined, start_guest, start_host
+from net_game import Process, joined, start_guest, start_host
 from rules_checker import check_file
 
 from voice_rang.engine import Card, Revealed
@@ -136,6 +137,15 @@ def test_three_people_at_three_devices_a_host_a_join_guest_and_a_page_play_to_th
     assert report.ok, report.violations
 
 
+def switch_auto_on(page: Any, host: Process) -> None:
+    """Flip guest 1's auto-reveal switch on the page; wait until the host has it on and the page
+    shows it. The deal or a seat taken back publishes every seat's switch, and that message may
+    cross the click: the page shows the host's word, and the host's last word is "on"."""
+    page.get_by_role("switch", name=re.compile("Auto-reveal")).click()
+    host.wait_line(r"Auto-reveal on for guest 1")
+    page.wait_for_function("document.getElementById('auto').checked", timeout=WAIT_MS)
+
+
 def test_a_page_back_at_a_host_killed_and_resumed_hears_each_reveal_once(tmp_path: Path, browser: object) -> None:
     """The host is killed with ``kill -9`` while every seat turns by itself and taken up again
     from its save, a moment behind what the page heard: the page takes its seat back by itself,
@@ -152,8 +162,7 @@ def test_a_page_back_at_a_host_killed_and_resumed_hears_each_reveal_once(tmp_pat
         page.get_by_role("button", name="Turn my card").wait_for(timeout=WAIT_MS)
         host.write("start\nauto-reveal on\n")
         auto = page.get_by_role("switch", name=re.compile("Auto-reveal"))
-        auto.check()
-        host.wait_line(r"Auto-reveal on for guest 1")
+        switch_auto_on(page, host)
         wait_until(saved_at_least(save, 150), "150 reveals saved")
         host.kill()
         again = resume_host(tmp_path, "--grace", "30")
@@ -162,8 +171,7 @@ def test_a_page_back_at_a_host_killed_and_resumed_hears_each_reveal_once(tmp_pat
         again.wait_line(r"^Guest 1 is back at the table\.")
         page.locator("#history li", has_text="You are guest 1").nth(1).wait_for(state="attached", timeout=WAIT_MS)
         assert not auto.is_checked()  # auto-reveal is off again after a resume, for every seat
-        auto.check()
-        again.wait_line(r"Auto-reveal on for guest 1")
+        switch_auto_on(page, again)
         again.write("auto-reveal on\n", close=True)
         assert again.finish() == 0, again.stderr()
         page.locator("#history li", has_text="The host ended the table.").wait_for(state="attached",
