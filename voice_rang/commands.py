@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from .prompts import load_prompts
 
-__all__ = ["COMMAND_IDS", "CommandSet", "normalize"]
+__all__ = ["AUTO_REVEAL_COMMANDS", "COMMAND_IDS", "CommandSet", "auto_reveal_wanted", "normalize"]
 
 COMMAND_IDS = (
     "turn",
@@ -46,6 +46,20 @@ COMMAND_IDS = (
 ``sounds off`` (typed or keyed only: ``[listen] typed_commands``), and keys may map to
 ``auto-reveal toggle``, ``verbosity cycle`` and ``sounds toggle``, which the table resolves
 against the current setting."""
+
+
+AUTO_REVEAL_COMMANDS = frozenset({"auto-reveal on", "auto-reveal off", "auto-reveal toggle"})
+"""The commands that set a seat's auto-reveal."""
+
+
+def auto_reveal_wanted(command: str, now: bool) -> bool:
+    """The auto-reveal an :data:`AUTO_REVEAL_COMMANDS` command asks for, given the setting ``now``
+    (what a wish kept before the deal resolves to, on a guest's device or at the host).
+
+    >>> auto_reveal_wanted("auto-reveal toggle", False), auto_reveal_wanted("auto-reveal off", True)
+    (True, False)
+    """
+    return not now if command == "auto-reveal toggle" else command.endswith("on")
 
 
 def normalize(text: str) -> str:

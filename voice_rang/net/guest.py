@@ -14,6 +14,7 @@ from typing import Any
 
 import msgspec
 
+from ..commands import auto_reveal_wanted
 from ..engine import Dealt, Event
 from ..messages import Message
 from ..table.answers import Conversation
@@ -244,8 +245,7 @@ class GuestSession(Conversation):
             if command == "turn":
                 self._answer("net", "not_started")
                 return
-            wanted = not (self._wanted_auto or False) if command == "auto-reveal toggle" else command.endswith("on")
-            self._wanted_auto = wanted
+            self._wanted_auto = auto_reveal_wanted(command, self._wanted_auto or False)
             self._answer("net", "lobby_kept")
             return
         if self._send(Command(command=command)):  # type: ignore[arg-type]

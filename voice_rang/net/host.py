@@ -12,7 +12,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from ..commands import normalize
+from ..commands import AUTO_REVEAL_COMMANDS, auto_reveal_wanted, normalize
 from ..engine import Event
 from ..narration import Narrator
 from ..table import Table
@@ -28,9 +28,6 @@ LOBBY_COMMANDS = frozenset({"auto-reveal on", "auto-reveal off", "auto-reveal to
                             "verbosity brief", "verbosity normal", "verbosity full", "verbosity cycle", "stop"})
 """Commands the lobby keeps for the table, to do once the game has started."""
 
-GUEST_LOBBY_COMMANDS = frozenset({"auto-reveal on", "auto-reveal off", "auto-reveal toggle"})
-"""A guest's commands the lobby keeps for its seat: a switch flipped on a page before the deal
-must not be lost (the page shows it on)."""
 
 
 class HostBridge:
@@ -47,8 +44,9 @@ class HostBridge:
         self.tokens: dict[int, str] = {}
         """Each guest seat's secret, kept in the table's save so a resumed table seats them again."""
         self._wanted_auto: dict[int, bool] = {}
-        """Each guest seat's auto-reveal as asked for in the lobby (:data:`GUEST_LOBBY_COMMANDS`):
-        only the last wish counts, so a guest flipping the switch for long keeps nothing more."""
+        """Each guest seat's auto-reveal as asked for in the lobby: a switch flipped on a page
+        before the deal must not be lost (the page shows it on). Only the last wish counts, so a
+        guest flipping the switch for long keeps nothing more."""
 
     def attach(self, table: Table, server: HostServer) -> None:
         self.table = table
@@ -143,9 +141,8 @@ class HostBridge:
 
     def _command(self, seat: int, command: str) -> None:
         if self.table.game is None:
-            if command in GUEST_LOBBY_COMMANDS:
-                wanted = self._wanted_auto.get(seat, False)
-                self._wanted_auto[seat] = not wanted if command == "auto-reveal toggle" else command.endswith("on")
+            if command in AUTO_REVEAL_COMMANDS:
+                self._wanted_auto[seat] = auto_reveal_wanted(command, self._wanted_auto.get(seat, False))
                 self._reply(seat, "net", "lobby_kept", None, {})
             else:
                 self._reply(seat, "net", "not_started", None, {})
