@@ -65,9 +65,10 @@ speech."""
 STEADY_MARGIN_DB = 8.0
 """The onset margin in a room whose sound holds steady (a fan, a hiss, rain): there a frame 8 dB
 over the floor is no part of the room, and at 10 dB SNR a word's frames reach 8 dB over it far more
-often than 12 (on new takes of the training voices at 10 dB, white noise: 16 of 33 found at 12 dB,
-33 of 33 at 8). Music and babble swing by more than ``STEADY_SPREAD_DB``, and there 8 dB let the
-music alone turn cards (docs/voice-experiments.md), so they keep ``ONSET_MARGIN_DB``."""
+often than 12 (new takes of the training voices at 10 dB in white noise, 8 dB everywhere: 33 of 33
+found, against 16 at 12 dB). Music and babble swing by more than ``STEADY_SPREAD_DB``, and there
+8 dB let the music alone turn cards (docs/voice-experiments.md), so they keep
+``ONSET_MARGIN_DB``."""
 
 STEADY_SPREAD_DB = 2.5
 """A room holds steady when the frames heard between utterances lately spread by at most this
