@@ -139,7 +139,11 @@ class EmbeddingStream:
 
     def feed(self, pcm: bytes | np.ndarray) -> None:
         samples = np.frombuffer(pcm, dtype="<i2") if isinstance(pcm, bytes | bytearray) else pcm
-        samples = np.asarray(samples, dtype=np.float32)
+        self._append(np.asarray(samples, dtype=np.float32))
+        if self.eager:
+            self._embed(range(len(self._embedded), self._windows()))
+
+    def _append(self, samples: np.ndarray) -> None:
         if self._size + len(samples) > len(self._audio):
             grown = np.zeros(max(2 * len(self._audio), self._size + len(samples)), dtype=np.float32)
             grown[:self._size] = self._audio[:self._size]
@@ -147,8 +151,6 @@ class EmbeddingStream:
         self._audio[self._size:self._size + len(samples)] = samples
         self._size += len(samples)
         self._extend_mel()
-        if self.eager:
-            self._embed(range(len(self._embedded), self._windows()))
 
     def _extend_mel(self) -> None:
         have = len(self._mel)
@@ -174,9 +176,7 @@ class EmbeddingStream:
     def finish(self, closing_ms: int = CLOSING_MS) -> np.ndarray:
         """The last ``HEAD_FRAMES`` embeddings of the utterance, after ``closing_ms`` of silence."""
         if closing_ms > 0:
-            eager, self.eager = self.eager, False
-            self.feed(np.zeros(SAMPLE_RATE * closing_ms // 1000, dtype=np.float32))
-            self.eager = eager
+            self._append(np.zeros(SAMPLE_RATE * closing_ms // 1000, dtype=np.float32))
         count = self._windows()
         wanted = range(count - HEAD_FRAMES, count)
         self._embed(wanted)

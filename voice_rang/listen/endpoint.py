@@ -140,6 +140,8 @@ class Endpointer:
         """Frame levels while no utterance was open (waiting, or deaf after a long one)."""
         self._between_needed = max(1, BETWEEN_MIN_MS // frame_ms)
         self._floor_percentile = FLOOR_PERCENTILE if floor_percentile is None else floor_percentile
+        self._steady = False
+        """The frames between utterances lately hold steady (``STEADY_SPREAD_DB``)."""
 
     def set_noise_floor(self, db: float) -> None:
         """Start from a known ambient level (``decode_pcm``'s quiet room) instead of the first
@@ -173,12 +175,7 @@ class Endpointer:
     def onset_margin_db(self) -> float:
         """How far over the floor a frame must stand to be speech: less in a room that holds
         steady, where nothing but a voice rises that far (``STEADY_MARGIN_DB``)."""
-        heard = len(self._between_levels)
-        if heard < STEADY_MIN_FRAMES:
-            return self.margin_db
-        levels = sorted(self._between_levels)
-        spread = levels[round(0.9 * (heard - 1))] - levels[round(0.3 * (heard - 1))]
-        return min(self.margin_db, STEADY_MARGIN_DB) if spread <= STEADY_SPREAD_DB else self.margin_db
+        return min(self.margin_db, STEADY_MARGIN_DB) if self._steady else self.margin_db
 
     def is_voiced(self, frame: bytes) -> bool:
         """Loud enough over the noise floor, and speech-like or clearly loud."""
@@ -201,12 +198,18 @@ class Endpointer:
             # which talk never does, as it pauses. Without this the floor would stay below the
             # new noise and the noise would be "speech" for ever.
             self.floor_db = max(self.floor_db, min(self._recent_levels))
-        if len(self._between_levels) >= self._between_needed:
-            # Music is quiet for moments, and a floor held at its quietest moment leaves the rest
-            # of it "speech". Between utterances the room is what is heard, so a low percentile of
-            # those frames is the room; talk's own frames are left out, or it would lift the floor.
-            rank = round(self._floor_percentile / 100 * (len(self._between_levels) - 1))
-            self.floor_db = max(self.floor_db, sorted(self._between_levels)[rank])
+        heard = len(self._between_levels)
+        if heard >= min(STEADY_MIN_FRAMES, self._between_needed):
+            levels = sorted(self._between_levels)
+            self._steady = (heard >= STEADY_MIN_FRAMES and levels[round(0.9 * (heard - 1))]
+                            - levels[round(0.3 * (heard - 1))] <= STEADY_SPREAD_DB)
+            if heard >= self._between_needed:
+                # Music is quiet for moments, and a floor held at its quietest moment leaves the
+                # rest of it "speech". Between utterances the room is what is heard, so a low
+                # percentile of those frames is the room; talk's own frames are left out, or it
+                # would lift the floor.
+                rank = round(self._floor_percentile / 100 * (heard - 1))
+                self.floor_db = max(self.floor_db, levels[rank])
         return voiced
 
     def process(self, frame: bytes,

@@ -24,10 +24,9 @@ from .view import news
 
 __all__ = ["HostBridge", "run_lobby"]
 
-LOBBY_COMMANDS = frozenset({"auto-reveal on", "auto-reveal off", "auto-reveal toggle", "faster", "slower",
-                            "verbosity brief", "verbosity normal", "verbosity full", "verbosity cycle", "stop"})
+LOBBY_COMMANDS = AUTO_REVEAL_COMMANDS | frozenset({"faster", "slower", "verbosity brief", "verbosity normal",
+                                                   "verbosity full", "verbosity cycle", "stop"})
 """Commands the lobby keeps for the table, to do once the game has started."""
-
 
 
 class HostBridge:
