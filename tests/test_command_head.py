@@ -15,6 +15,7 @@ from speech_samples import synthesize
 
 from voice_rang.commands import CommandSet
 from voice_rang.listen.command_head import WEIGHTS_SHA256, CommandHead, ModelCorrupt
+from voice_rang.listen.embedding import CLOSING_MS
 from voice_rang.listen.neural import NeuralRecognizer
 from voice_rang.listen.recognizer import decode_pcm, summarize
 
@@ -172,3 +173,41 @@ def test_voices_of_other_languages_are_a_family_of_their_own_and_hold_out_the_sa
     assert not {v.name.split("+")[1] for v in foreign} & command_corpus.HELD_OUT_VARIANTS
     held = set(command_corpus.voices(held_out=True, foreign=("es",))) - set(command_corpus.voices(held_out=True))
     assert held and {v.name.split("+")[1] for v in held} <= command_corpus.HELD_OUT_VARIANTS
+
+
+class _Unprepared(NeuralRecognizer):
+    """The live recogniser with nothing done ahead of the endpoint."""
+
+    def prepare(self) -> None:
+        pass
+
+
+def _finishes(recognizer: NeuralRecognizer) -> list[int]:
+    """The ``leave_out`` of every embedding finish the recogniser asks for, from now on."""
+    stream, asked = recognizer._stream, []
+    finish = stream.finish
+
+    def recorded(closing_ms: int = CLOSING_MS, *, leave_out: int = 0) -> np.ndarray:
+        asked.append(leave_out)
+        return finish(closing_ms, leave_out=leave_out)
+
+    stream.finish = recorded  # type: ignore[method-assign]
+    return asked
+
+
+@pytest.mark.skipif(shutil.which("flite") is None, reason="needs flite")
+def test_the_closing_is_computed_ahead_of_the_endpoint_and_gives_the_head_the_same_utterance() -> None:
+    commands = CommandSet.load("en")
+    ahead, at_the_end = NeuralRecognizer(commands), _Unprepared(commands)
+    asked_ahead, asked_at_the_end = _finishes(ahead), _finishes(at_the_end)
+    silence = b"\0\0" * 8000
+    for text in ("turn", "auto reveal on", "the cat sat on the mat"):
+        audio = silence + synthesize(text, "kal16") + silence
+        heard = [r.command for r in decode_pcm(ahead, audio)]
+        assert heard == [r.command for r in decode_pcm(at_the_end, audio)], text
+        assert len(ahead.last) == len(at_the_end.last) >= 1
+        for (_, scores, _, utterance), (_, other_scores, _, other) in zip(ahead.last, at_the_end.last, strict=True):
+            assert np.allclose(utterance, other, atol=1e-5), text
+            assert np.allclose(scores.probabilities, other_scores.probabilities, atol=1e-5), text
+    assert asked_ahead and set(asked_ahead) == {0}, "the end waited for work that could be done ahead"
+    assert asked_at_the_end and set(asked_at_the_end) == {320}, "the endpointer's last frame was read"

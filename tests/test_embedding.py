@@ -44,3 +44,19 @@ def test_an_utterance_ends_in_silence_for_the_head_however_soon_the_endpointer_c
     for start in range(0, len(audio), 320):
         stream.feed(audio[start:start + 320].tobytes())
     assert np.allclose(stream.finish(), closed, atol=1e-3)
+
+
+@settings(max_examples=5, deadline=None)
+@given(seconds=st.floats(0.1, 2.5), leave_out=st.sampled_from([0, 320, 640]), seed=st.integers(0, 99))
+def test_the_head_can_be_given_the_utterance_without_its_last_frame_and_the_stream_goes_on(
+        seconds: float, leave_out: int, seed: int) -> None:
+    audio = (np.random.default_rng(seed).standard_normal(int(16000 * seconds)) * 2000).astype(np.int16)
+    stream = SpeechEmbedding.shared().stream()
+    for start in range(0, len(audio), 320):
+        stream.feed(audio[start:start + 320].tobytes())
+    early = stream.finish(leave_out=leave_out)
+    assert np.allclose(early, features(audio[:len(audio) - leave_out].tobytes()), atol=1e-3)
+    assert np.allclose(stream.finish(leave_out=leave_out), early, atol=1e-6)  # finishing changed nothing
+    more = (np.random.default_rng(seed + 1).standard_normal(4800) * 2000).astype(np.int16)
+    stream.feed(more.tobytes())
+    assert np.allclose(stream.finish(), features(np.concatenate([audio, more]).tobytes()), atol=1e-3)

@@ -173,14 +173,43 @@ class EmbeddingStream:
             for j, row in zip(rest, self.model.embed_windows(windows), strict=True):
                 self._embedded[j] = row
 
-    def finish(self, closing_ms: int = CLOSING_MS) -> np.ndarray:
-        """The last ``HEAD_FRAMES`` embeddings of the utterance, after ``closing_ms`` of silence."""
-        if closing_ms > 0:
-            self._append(np.zeros(SAMPLE_RATE * closing_ms // 1000, dtype=np.float32))
-        count = self._windows()
+    @property
+    def samples(self) -> int:
+        """Samples of the utterance fed so far (the lead of silence not counted)."""
+        return self._size - LEAD_SAMPLES
+
+    def finish(self, closing_ms: int = CLOSING_MS, *, leave_out: int = 0) -> np.ndarray:
+        """The last ``HEAD_FRAMES`` embeddings of the utterance, after ``closing_ms`` of silence.
+
+        ``leave_out``: samples at the end of what was fed that the head does not read; the silence
+        follows the sample before them. The live recogniser leaves out the endpointer's last frame,
+        so that everything here can be done while that frame is still on its way
+        (:meth:`.neural.NeuralRecognizer.prepare`). The stream itself is left as it was: it may be
+        fed on, and finished again."""
+        size = self._size - min(max(leave_out, 0), self.samples)
+        have = min(len(self._mel), (size - MEL_FFT) // MEL_HOP + 1)
+        total = (size + SAMPLE_RATE * max(closing_ms, 0) // 1000 - MEL_FFT) // MEL_HOP + 1
+        mel = self._mel[:have]
+        if total > have:
+            piece = np.zeros(MEL_HOP * (total - 1 - have) + MEL_FFT, dtype=np.float32)
+            heard = self._audio[MEL_HOP * have:size]
+            piece[:len(heard)] = heard
+            mel = np.concatenate([mel, self.model.mel_frames(piece)[:total - have]])
+        count = (len(mel) - MEL_WINDOW) // MEL_STRIDE + 1
         wanted = range(count - HEAD_FRAMES, count)
-        self._embed(wanted)
-        return np.stack([self._embedded[j] for j in wanted])
+        rows: dict[int, np.ndarray] = {}
+        todo: list[int] = []
+        for j in wanted:
+            if MEL_STRIDE * j + MEL_WINDOW <= self._lead_frames:
+                rows[j] = self._silence
+            elif MEL_STRIDE * j + MEL_WINDOW <= have and j in self._embedded:
+                rows[j] = self._embedded[j]
+            else:
+                todo.append(j)
+        if todo:
+            windows = np.stack([mel[MEL_STRIDE * j:MEL_STRIDE * j + MEL_WINDOW] for j in todo])
+            rows.update(zip(todo, self.model.embed_windows(windows), strict=True))
+        return np.stack([rows[j] for j in wanted])
 
 
 def features(pcm: bytes | np.ndarray, model: SpeechEmbedding | None = None, *,

@@ -212,6 +212,25 @@ class Endpointer:
                 self.floor_db = max(self.floor_db, levels[rank])
         return voiced
 
+    def _hangover_ms(self, completion: Callable[[], Completion] | None) -> int:
+        """The silence that closes the utterance now, from the recogniser's hint."""
+        hint = completion() if completion is not None else Completion.NONE
+        if hint is Completion.COMPLETE and self.snr_db() < QUICK_CLOSE_MIN_SNR_DB:
+            return NOISY_COMPLETE_HANGOVER_MS
+        return HANGOVER_MS[hint]
+
+    def may_close_next(self, completion: Callable[[], Completion] | None = None) -> bool:
+        """Whether the next frame, if silent, ends the utterance (the hint as it stands now): the
+        listener can do what the end will need while that frame is on its way.
+
+        >>> Endpointer().may_close_next()
+        False
+        """
+        if not self.in_speech or self._deaf:
+            return False
+        silent_ms = (self._silent_frames + 1) * self.frame_ms
+        return silent_ms >= min(HANGOVER_MS.values()) and silent_ms >= self._hangover_ms(completion)
+
     def process(self, frame: bytes,
                 completion: Callable[[], Completion] | None = None) -> Iterator[Utterance]:
         """Take one frame; yield the events it causes (usually none)."""
@@ -257,13 +276,9 @@ class Endpointer:
             yield Utterance("abandon", frame, now)
             return
         yield Utterance("audio", frame, now)
-        if self._silent_frames * self.frame_ms >= min(HANGOVER_MS.values()):
-            hint = completion() if completion is not None else Completion.NONE
-            needed = HANGOVER_MS[hint]
-            if hint is Completion.COMPLETE and self.snr_db() < QUICK_CLOSE_MIN_SNR_DB:
-                needed = NOISY_COMPLETE_HANGOVER_MS
-            if self._silent_frames * self.frame_ms >= needed:
-                self.in_speech = False
-                self._last_end_ms = now - self._silent_frames * self.frame_ms
-                self._silent_frames = 0
-                yield Utterance("end", b"", now, snr_db=self.snr_db())
+        silent_ms = self._silent_frames * self.frame_ms
+        if silent_ms >= min(HANGOVER_MS.values()) and silent_ms >= self._hangover_ms(completion):
+            self.in_speech = False
+            self._last_end_ms = now - self._silent_frames * self.frame_ms
+            self._silent_frames = 0
+            yield Utterance("end", b"", now, snr_db=self.snr_db())

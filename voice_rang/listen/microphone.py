@@ -254,6 +254,8 @@ class VoiceListener:
                         self._speech_ended()
                 if not in_utterance:
                     self._quiet_until = captured
+                elif endpointer.may_close_next(recognizer.completion):
+                    recognizer.prepare()  # while the next frame is on its way
         except _MicrophoneLost as lost:
             self._give_up(str(lost))
         finally:

@@ -244,6 +244,9 @@ class Recognizer:
             self._levels.extend(energy_db(frame) for frame in frames(pending, _FRAME_BYTES))
             self._unleveled = pending[whole:]
 
+    def prepare(self) -> None:
+        """Nothing to do ahead: the decoders have read every frame as it came."""
+
     def completion(self) -> Completion:
         """How complete the command heard so far is: the endpointer's hint for its hangover.
 
@@ -409,6 +412,8 @@ def decode_pcm(recognizer: StreamingRecognizer, pcm: bytes, *, allowed: Iterable
                 yield Recognition(None, result.heard, False, result.ms, "too long",
                                   result.speech_ms, result.guess, warp=result.warp,
                                   confidence=result.confidence)
+        if endpointer.may_close_next(recognizer.completion):
+            recognizer.prepare()  # as the listener does, while the next frame is on its way
 
 
 def summarize(results: Iterable[Recognition]) -> Recognition:

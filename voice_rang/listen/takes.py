@@ -36,6 +36,9 @@ class TakeRecorder:
     def completion(self) -> Completion:
         return Completion.NONE
 
+    def prepare(self) -> None:
+        """A take is kept whole: nothing to do ahead."""
+
     def abort(self) -> None:
         self._audio = []
 
