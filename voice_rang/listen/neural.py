@@ -110,7 +110,8 @@ class NeuralRecognizer:
                            result.confidence, result.personal)
 
     def recognize(self, pcm: bytes, allowed: Iterable[str] | None = None) -> Recognition:
-        """Decode one whole utterance already cut from its surroundings."""
+        """Decode one whole utterance already cut from its surroundings, fed in the listener's
+        frames; as in play, the head reads it up to its last frame."""
         with self._lock:
             self.reset_stream()
             self.start(allowed)
