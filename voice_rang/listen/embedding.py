@@ -139,11 +139,7 @@ class EmbeddingStream:
 
     def feed(self, pcm: bytes | np.ndarray) -> None:
         samples = np.frombuffer(pcm, dtype="<i2") if isinstance(pcm, bytes | bytearray) else pcm
-        self._append(np.asarray(samples, dtype=np.float32))
-        if self.eager:
-            self._embed(range(len(self._embedded), self._windows()))
-
-    def _append(self, samples: np.ndarray) -> None:
+        samples = np.asarray(samples, dtype=np.float32)
         if self._size + len(samples) > len(self._audio):
             grown = np.zeros(max(2 * len(self._audio), self._size + len(samples)), dtype=np.float32)
             grown[:self._size] = self._audio[:self._size]
@@ -151,27 +147,47 @@ class EmbeddingStream:
         self._audio[self._size:self._size + len(samples)] = samples
         self._size += len(samples)
         self._extend_mel()
+        if self.eager:
+            self._embed(range(len(self._embedded), self._windows()))
 
     def _extend_mel(self) -> None:
         have = len(self._mel)
         total = (self._size - MEL_FFT) // MEL_HOP + 1
         if total > have:
-            piece = self._audio[MEL_HOP * have:MEL_HOP * (total - 1) + MEL_FFT]
-            self._mel = np.concatenate([self._mel, self.model.mel_frames(piece)[:total - have]])
+            self._mel = np.concatenate([self._mel, self._mel_frames(have, total, self._size)])
+
+    def _mel_frames(self, first: int, stop: int, end: int) -> np.ndarray:
+        """Mel frames ``first`` to ``stop`` of the audio up to sample ``end``, digital silence
+        after it."""
+        piece = self._audio[MEL_HOP * first:min(end, MEL_HOP * (stop - 1) + MEL_FFT)]
+        short = MEL_HOP * (stop - 1 - first) + MEL_FFT - len(piece)
+        if short > 0:
+            piece = np.concatenate([piece, np.zeros(short, dtype=np.float32)])
+        return self.model.mel_frames(piece)[:stop - first]
 
     def _windows(self) -> int:
         return (len(self._mel) - MEL_WINDOW) // MEL_STRIDE + 1
 
     def _embed(self, indices: range) -> None:
-        todo = [j for j in indices if j not in self._embedded]
-        silent = [j for j in todo if MEL_STRIDE * j + MEL_WINDOW <= self._lead_frames]
-        for j in silent:
-            self._embedded[j] = self._silence
-        rest = [j for j in todo if j not in self._embedded]
-        if rest:
-            windows = np.stack([self._mel[MEL_STRIDE * j:MEL_STRIDE * j + MEL_WINDOW] for j in rest])
-            for j, row in zip(rest, self.model.embed_windows(windows), strict=True):
-                self._embedded[j] = row
+        self._embedded.update(self._embeddings(self._mel, indices, self._embedded))
+
+    def _embeddings(self, mel: np.ndarray, indices: range,
+                    known: dict[int, np.ndarray]) -> dict[int, np.ndarray]:
+        """The embeddings of windows ``indices`` of ``mel``: those in ``known`` and those of the
+        lead's silence as they are, the rest computed in one batch."""
+        rows: dict[int, np.ndarray] = {}
+        todo: list[int] = []
+        for j in indices:
+            if j in known:
+                rows[j] = known[j]
+            elif MEL_STRIDE * j + MEL_WINDOW <= self._lead_frames:
+                rows[j] = self._silence
+            else:
+                todo.append(j)
+        if todo:
+            windows = np.stack([mel[MEL_STRIDE * j:MEL_STRIDE * j + MEL_WINDOW] for j in todo])
+            rows.update(zip(todo, self.model.embed_windows(windows), strict=True))
+        return rows
 
     @property
     def samples(self) -> int:
@@ -191,24 +207,11 @@ class EmbeddingStream:
         total = (size + SAMPLE_RATE * max(closing_ms, 0) // 1000 - MEL_FFT) // MEL_HOP + 1
         mel = self._mel[:have]
         if total > have:
-            piece = np.zeros(MEL_HOP * (total - 1 - have) + MEL_FFT, dtype=np.float32)
-            heard = self._audio[MEL_HOP * have:size]
-            piece[:len(heard)] = heard
-            mel = np.concatenate([mel, self.model.mel_frames(piece)[:total - have]])
+            mel = np.concatenate([mel, self._mel_frames(have, total, size)])
         count = (len(mel) - MEL_WINDOW) // MEL_STRIDE + 1
         wanted = range(count - HEAD_FRAMES, count)
-        rows: dict[int, np.ndarray] = {}
-        todo: list[int] = []
-        for j in wanted:
-            if MEL_STRIDE * j + MEL_WINDOW <= self._lead_frames:
-                rows[j] = self._silence
-            elif MEL_STRIDE * j + MEL_WINDOW <= have and j in self._embedded:
-                rows[j] = self._embedded[j]
-            else:
-                todo.append(j)
-        if todo:
-            windows = np.stack([mel[MEL_STRIDE * j:MEL_STRIDE * j + MEL_WINDOW] for j in todo])
-            rows.update(zip(todo, self.model.embed_windows(windows), strict=True))
+        heard = {j: row for j, row in self._embedded.items() if MEL_STRIDE * j + MEL_WINDOW <= have}
+        rows = self._embeddings(mel, wanted, heard)
         return np.stack([rows[j] for j in wanted])
 
 

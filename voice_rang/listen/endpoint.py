@@ -212,12 +212,15 @@ class Endpointer:
                 self.floor_db = max(self.floor_db, levels[rank])
         return voiced
 
-    def _hangover_ms(self, completion: Callable[[], Completion] | None) -> int:
-        """The silence that closes the utterance now, from the recogniser's hint."""
+    def _closes(self, silent_ms: int, completion: Callable[[], Completion] | None) -> bool:
+        """Whether ``silent_ms`` of silence closes the utterance, by the recogniser's hint now
+        (asked only once the shortest hangover has passed)."""
+        if silent_ms < min(HANGOVER_MS.values()):
+            return False
         hint = completion() if completion is not None else Completion.NONE
         if hint is Completion.COMPLETE and self.snr_db() < QUICK_CLOSE_MIN_SNR_DB:
-            return NOISY_COMPLETE_HANGOVER_MS
-        return HANGOVER_MS[hint]
+            return silent_ms >= NOISY_COMPLETE_HANGOVER_MS
+        return silent_ms >= HANGOVER_MS[hint]
 
     def may_close_next(self, completion: Callable[[], Completion] | None = None) -> bool:
         """Whether the next frame, if silent, ends the utterance (the hint as it stands now): the
@@ -228,8 +231,7 @@ class Endpointer:
         """
         if not self.in_speech or self._deaf:
             return False
-        silent_ms = (self._silent_frames + 1) * self.frame_ms
-        return silent_ms >= min(HANGOVER_MS.values()) and silent_ms >= self._hangover_ms(completion)
+        return self._closes((self._silent_frames + 1) * self.frame_ms, completion)
 
     def process(self, frame: bytes,
                 completion: Callable[[], Completion] | None = None) -> Iterator[Utterance]:
@@ -276,8 +278,7 @@ class Endpointer:
             yield Utterance("abandon", frame, now)
             return
         yield Utterance("audio", frame, now)
-        silent_ms = self._silent_frames * self.frame_ms
-        if silent_ms >= min(HANGOVER_MS.values()) and silent_ms >= self._hangover_ms(completion):
+        if self._closes(self._silent_frames * self.frame_ms, completion):
             self.in_speech = False
             self._last_end_ms = now - self._silent_frames * self.frame_ms
             self._silent_frames = 0
