@@ -40,3 +40,38 @@ def test_only_the_native_libraries_lines_count_as_noise() -> None:
                  b"Expression of interest failed",
                  b"Traceback (most recent call last):"):
         assert not NATIVE_NOISE.match(kept)
+
+
+CHILD_QUIET_AT_EXIT = textwrap.dedent("""
+    import atexit, os, sys, threading
+    from voice_rang.speech.quiet import quiet_pyaudio
+    from voice_rang.speech.stderr_filter import filter_native_stderr
+
+    inside, go = threading.Event(), threading.Event()
+
+    def starting_portaudio():
+        with quiet_pyaudio():
+            inside.set()
+            go.wait(10)
+            os.write(2, b"Cannot connect to server socket err = No such file or directory\\n")
+        print("a line after the quiet block", file=sys.stderr, flush=True)
+
+    starter = threading.Thread(target=starting_portaudio, daemon=True)
+
+    def after_the_filter_let_go():  # registered first, so it runs after the filter's own
+        go.set()
+        starter.join(10)
+
+    atexit.register(after_the_filter_let_go)
+    filter_native_stderr()
+    print("the game's last line", file=sys.stderr)
+    starter.start()
+    inside.wait(10)
+""")
+
+
+def test_a_portaudio_start_still_under_way_at_exit_stays_silent_and_later_lines_still_get_through() -> None:
+    result = subprocess.run([sys.executable, "-c", CHILD_QUIET_AT_EXIT], capture_output=True, text=True,
+                            timeout=30)
+    assert result.returncode == 0, result.stderr
+    assert result.stderr.splitlines() == ["the game's last line", "a line after the quiet block"]

@@ -11,6 +11,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from random import Random
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
@@ -326,7 +327,7 @@ class VoiceStarter:
     def _run(self) -> None:
         try:
             from ..listen import MicrophoneUnavailable, VoiceListener
-            from ..listen.microphone import TURN_TAKING_GAP_S
+            from ..listen.microphone import TURN_TAKING_GAP_S, check_microphone
             from ..listen.neural import live_recognizer
             from ..speech.deadlines import START_TIMEOUT_S, SoundSystemNotAnswering, answer_within
         except ImportError as error:  # pragma: no cover - broken installation
@@ -352,6 +353,18 @@ class VoiceStarter:
         mic: str | int | None = self._args.mic
         if isinstance(mic, str) and mic.isdigit():
             mic = int(mic)
+        def within_time(step: Callable[[], object], name: str, discard: Callable[[Any], object] | None = None) -> bool:
+            try:
+                answer_within(START_TIMEOUT_S, step, name=name, discard=discard)
+            except (MicrophoneUnavailable, SoundSystemNotAnswering) as problem:
+                self._say("answer", "voice_off", reason=str(problem))
+                self._gave_up()
+                return False
+            return True
+
+        # Before the recogniser loads: a player without a microphone hears so at the start.
+        if not within_time(partial(check_microphone, mic), "voice-check"):
+            return
         listener = VoiceListener(self._commands, on_command=self._inbox.put, on_unsure=self.unsure,
                                  on_too_noisy=too_noisy,
                                  on_error=failed, on_speech_start=lambda: self._inbox.put(BARGE_IN),
@@ -365,12 +378,7 @@ class VoiceStarter:
             self._speech.add_activity_listener(listener.set_output_activity)
             if self._speech.is_speaking:
                 listener.set_output_activity(True, time.monotonic())
-        try:
-            answer_within(START_TIMEOUT_S, listener.start, name="voice-open",
-                          discard=lambda _: listener.stop())
-        except (MicrophoneUnavailable, SoundSystemNotAnswering) as problem:
-            self._say("answer", "voice_off", reason=str(problem))
-            self._gave_up()
+        if not within_time(listener.start, "voice-open", discard=lambda _: listener.stop()):
             return
         with self._lock:
             if self._stopped:

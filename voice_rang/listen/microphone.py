@@ -35,7 +35,7 @@ from .recognizer import SAMPLE_RATE, Recognition, Recognizer
 from .results import StreamingRecognizer, continues_talk
 
 __all__ = ["ECHO_TAIL_S", "HUNG_AFTER_S", "TURN_TAKING_GAP_S", "MicrophoneUnavailable",
-           "VoiceListener", "find_microphone"]
+           "VoiceListener", "check_microphone", "find_microphone"]
 
 FRAME_MS = 20
 ECHO_TAIL_S = 0.3
@@ -164,11 +164,7 @@ class VoiceListener:
         """Open the microphone and start listening; :class:`MicrophoneUnavailable` if it can't."""
         if self._thread is not None:
             return
-        try:
-            import pyaudio
-        except ImportError:
-            raise MicrophoneUnavailable("Voice input needs PyAudio, which is not installed; "
-                                        "install it to play by voice.") from None
+        pyaudio = _pyaudio()
         if self._recognizer is None:
             self._recognizer = Recognizer(self.commands, language=self._language)
         self._stream = _open_microphone(pyaudio, self.mic)
@@ -349,6 +345,31 @@ _HUNG = ("The microphone stopped sending sound (is the sound system stuck? resta
 
 class _MicrophoneLost(Exception):
     """The stream failed mid-game (unplugged, taken away)."""
+
+
+def _pyaudio() -> Any:
+    """The PyAudio module; :class:`MicrophoneUnavailable` with one sentence if it is missing."""
+    try:
+        import pyaudio
+    except ImportError:
+        raise MicrophoneUnavailable("Voice input needs PyAudio, which is not installed; "
+                                    "install it to play by voice.") from None
+    return pyaudio
+
+
+def check_microphone(mic: str | int | None) -> None:
+    """:class:`MicrophoneUnavailable` with one sentence if ``mic`` is missing; nothing is opened.
+
+    The game checks before it loads the recogniser (about half a second), so that a player
+    without a microphone hears at the start of the game that voice commands are off, not after
+    the first cards."""
+    _pyaudio()
+    try:
+        find_microphone(portaudio(), mic)
+    except SoundSystemNotAnswering as error:
+        raise MicrophoneUnavailable(str(error)) from None
+    except (OSError, ValueError) as error:
+        raise MicrophoneUnavailable(_why(error)) from None
 
 
 def _open_microphone(pyaudio: Any, mic: str | int | None) -> Any:

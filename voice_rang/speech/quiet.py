@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from typing import Any
 
-__all__ = ["quiet_pyaudio", "silence_alsa_errors"]
+__all__ = ["point_stderr_at", "quiet_pyaudio", "silence_alsa_errors"]
 
 _ALSA_HANDLER_TYPE = ctypes.CFUNCTYPE(
     None, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p
@@ -94,3 +94,15 @@ def quiet_pyaudio() -> Iterator[None]:
                 os.dup2(_saved_fd, 2)
                 os.close(_saved_fd)
                 _saved_fd = None
+
+
+def point_stderr_at(fd: int) -> None:
+    """Make ``fd`` the process's stderr (descriptor 2). While a quiet block runs on another
+    thread, it becomes what that block puts back at its end instead, and descriptor 2 stays
+    silenced until then: a PortAudio start still under way when the game exits (its JACK host's
+    "Cannot connect to server socket" lines) must not reach the player."""
+    with _fd_lock:
+        if _fd_depth > 0 and _saved_fd is not None:
+            os.dup2(fd, _saved_fd)
+        else:
+            os.dup2(fd, 2)

@@ -96,11 +96,14 @@ def _write_all(fd: int, data: bytes) -> None:
 
 def _drain(real: int, thread: threading.Thread) -> None:
     """At exit: put the real stderr back (closing the pipe's last writer) and let the copier
-    finish what is still in the pipe."""
+    finish what is still in the pipe. A quiet block still running on another thread keeps
+    descriptor 2 silenced until it ends (:func:`~voice_rang.speech.quiet.point_stderr_at`)."""
+    from .quiet import point_stderr_at
+
     with contextlib.suppress(OSError, ValueError, AttributeError):
         sys.stderr.flush()
     try:
-        os.dup2(real, 2)
+        point_stderr_at(real)
     except OSError:
         return
     thread.join(timeout=1.0)
