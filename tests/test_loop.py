@@ -6,6 +6,7 @@ import argparse
 import queue
 from random import Random
 
+import pytest
 from test_table import RecordingOutputs
 
 from voice_rang.commands import CommandSet
@@ -65,3 +66,25 @@ def test_a_guess_from_words_that_are_not_the_command_is_asked_about_by_the_comma
     starter.unsure(Recognition(None, "auto reveal", True, 1.0, "unsure", 400.0, guess="auto-reveal on"))
     assert [inbox.get_nowait() for _ in range(3)] == [
         Guess("turn", "turn"), Guess("turn", "turn"), Guess("auto-reveal on", "auto reveal on")]
+
+
+def test_a_missing_microphone_is_said_before_the_recogniser_is_loaded(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The recogniser takes about half a second to load; a player without a microphone hears
+    that voice commands are off with the game's first lines, not after the first cards."""
+    import voice_rang.listen.neural as neural
+    from voice_rang.cli.play import VoiceStarter
+
+    loaded: list[bool] = []
+    monkeypatch.setattr(neural, "live_recognizer", lambda *args, **kwargs: loaded.append(True))
+    table, _, _ = table_and_log()
+    inbox: queue.Queue[Inbox] = queue.Queue()
+    gave_up: list[bool] = []
+    starter = VoiceStarter(argparse.Namespace(mic="no such microphone anywhere", lang="en", headphones=False),
+                           CommandSet.load("en"), inbox, table.narrator, None, table,
+                           lambda: gave_up.append(True))
+    starter.start()
+    said = inbox.get(timeout=30)
+    assert isinstance(said, Message)
+    assert said.text.startswith("Voice commands are off: There is no microphone called 'no such microphone anywhere'")
+    assert said.text.endswith("Play by keyboard.")
+    assert gave_up == [True] and loaded == []

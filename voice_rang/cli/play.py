@@ -353,6 +353,7 @@ class VoiceStarter:
         mic: str | int | None = self._args.mic
         if isinstance(mic, str) and mic.isdigit():
             mic = int(mic)
+
         def within_time(step: Callable[[], object], name: str, discard: Callable[[Any], object] | None = None) -> bool:
             try:
                 answer_within(START_TIMEOUT_S, step, name=name, discard=discard)
