@@ -358,8 +358,7 @@ class VoiceStarter:
             try:
                 answer_within(START_TIMEOUT_S, step, name=name, discard=discard)
             except (MicrophoneUnavailable, SoundSystemNotAnswering) as problem:
-                self._say("answer", "voice_off", reason=str(problem))
-                self._gave_up()
+                failed(str(problem))
                 return False
             return True
 

@@ -24,6 +24,7 @@ import math
 import threading
 import time
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from functools import partial
 from typing import Any
 
@@ -364,8 +365,16 @@ def check_microphone(mic: str | int | None) -> None:
     without a microphone hears at the start of the game that voice commands are off, not after
     the first cards."""
     _pyaudio()
-    try:
+    with _said_as_unavailable():
         find_microphone(portaudio(), mic)
+
+
+@contextmanager
+def _said_as_unavailable() -> Iterator[None]:
+    """PortAudio's failures (and a sound server that does not answer) as
+    :class:`MicrophoneUnavailable` with one sentence for the player."""
+    try:
+        yield
     except SoundSystemNotAnswering as error:
         raise MicrophoneUnavailable(str(error)) from None
     except (OSError, ValueError) as error:
@@ -382,16 +391,12 @@ def _open_microphone(pyaudio: Any, mic: str | int | None) -> Any:
 def _open_stream(pyaudio: Any, mic: str | int | None, *, deadline: float | None = None) -> Any:
     """A 16 kHz mono input stream on ``mic``; :class:`MicrophoneUnavailable` if it won't open.
     With a ``deadline`` it is a reopen after a failure, tried in a child first (:func:`reopen_stream`)."""
-    try:
+    with _said_as_unavailable():
         index = find_microphone(portaudio(), mic)
         opener: Callable[..., Any] = open_stream if deadline is None else partial(reopen_stream, deadline=deadline)
         return opener(format=pyaudio.paInt16, channels=1, rate=SAMPLE_RATE, input=True,
-                           input_device_index=index,
-                           frames_per_buffer=SAMPLE_RATE * FRAME_MS // 1000)
-    except SoundSystemNotAnswering as error:
-        raise MicrophoneUnavailable(str(error)) from None
-    except (OSError, ValueError) as error:
-        raise MicrophoneUnavailable(_why(error)) from None
+                      input_device_index=index,
+                      frames_per_buffer=SAMPLE_RATE * FRAME_MS // 1000)
 
 
 def _why(error: Exception, *, lost: bool = False) -> str:
