@@ -71,11 +71,20 @@ def test_a_guess_from_words_that_are_not_the_command_is_asked_about_by_the_comma
 def test_a_missing_microphone_is_said_before_the_recogniser_is_loaded(monkeypatch: pytest.MonkeyPatch) -> None:
     """The recogniser takes about half a second to load; a player without a microphone hears
     that voice commands are off with the game's first lines, not after the first cards."""
+    import voice_rang.listen.microphone as microphone
     import voice_rang.listen.neural as neural
     from voice_rang.cli.play import VoiceStarter
 
+    class NoDevices:
+        """A sound system with no device at all. Not the process's own PortAudio: started here,
+        with no sound server, it would be the one later tests find no microphone in."""
+
+        def get_device_count(self) -> int:
+            return 0
+
     loaded: list[bool] = []
     monkeypatch.setattr(neural, "live_recognizer", lambda *args, **kwargs: loaded.append(True))
+    monkeypatch.setattr(microphone, "portaudio", NoDevices)
     table, _, _ = table_and_log()
     inbox: queue.Queue[Inbox] = queue.Queue()
     gave_up: list[bool] = []
