@@ -8,6 +8,7 @@ from speech_samples import synthesize, with_white_noise
 
 from voice_rang.listen import endpoint
 from voice_rang.listen.endpoint import ONSET_MARGIN_DB, STEADY_MARGIN_DB, Endpointer
+from voice_rang.listen.results import Completion
 
 FRAME = 640
 
@@ -56,3 +57,22 @@ def test_a_margin_given_to_the_endpointer_is_never_raised(monkeypatch: pytest.Mo
     for frame in _frames(hiss):
         list(listener.process(frame))
     assert listener.onset_margin_db() == 6.0
+
+
+@pytest.mark.parametrize("voice", ["rms", "slt", "kal16"])
+def test_a_phrase_soon_after_listening_begins_in_a_steady_hiss_is_heard_whole(voice: str) -> None:
+    """With little of the room heard yet, the word's own first frames must not make the hiss look
+    unsteady: the margin would rise from 8 to 12 dB and cut the phrase short (or miss it)."""
+    phrase = synthesize("auto reveal off", voice)
+    pcm = with_white_noise(phrase + bytes(32000), 10.0, seconds_before=0.4)
+    listener = Endpointer()
+    events, margins = [], []
+    for frame in _frames(pcm):
+        for event in listener.process(frame, lambda: Completion.PREFIX):
+            events.append(event)
+        if listener.in_speech:
+            margins.append(listener.onset_margin_db())
+    assert [event.kind for event in events if event.kind != "audio"] == ["start", "end"]
+    assert set(margins) == {STEADY_MARGIN_DB}
+    heard = sum(len(event.audio) for event in events)
+    assert heard >= 0.8 * len(phrase)
