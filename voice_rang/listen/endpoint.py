@@ -17,6 +17,7 @@ import math
 from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from itertools import islice
 
 from .levels import energy_db
 from .results import Completion
@@ -203,12 +204,9 @@ class Endpointer:
             # which talk never does, as it pauses. Without this the floor would stay below the
             # new noise and the noise would be "speech" for ever.
             self.floor_db = max(self.floor_db, min(self._recent_levels))
-        room = list(self._between_levels)
-        if self._word_run:
-            del room[-self._word_run:]
-        heard = len(room)
+        heard = max(0, len(self._between_levels) - self._word_run)
         if heard >= min(STEADY_MIN_FRAMES, self._between_needed):
-            levels = sorted(room)
+            levels = sorted(islice(self._between_levels, heard))
             self._steady = (heard >= STEADY_MIN_FRAMES and levels[round(0.9 * (heard - 1))]
                             - levels[round(0.3 * (heard - 1))] <= STEADY_SPREAD_DB)
             if heard >= self._between_needed:
