@@ -21,7 +21,8 @@ room (``bench_neural._enrolled_folder``).
     .venv/bin/python benchmarks/bench_adapt.py --voices training [--pull 1.0] [--copies 10]
 
 Needs ``scripts/augment.py`` (numpy only); the fit is numpy too (plain gradient descent on the
-output layer, the layers below it fixed): about a minute a voice, most of it embedding the copies.
+output layer, the layers below it fixed): about half a minute a voice on a 2-core machine, most
+of it embedding the copies.
 """
 
 from __future__ import annotations
