@@ -48,29 +48,18 @@ from voice_rang.listen.command_head import NOT_A_COMMAND, CommandHead  # noqa: E
 from voice_rang.listen.decision import decide  # noqa: E402
 from voice_rang.listen.embedding import features  # noqa: E402
 from voice_rang.listen.recognizer import summarize  # noqa: E402
-from voice_rang.listen.results import Recognition  # noqa: E402
-from voice_rang.listen.wavfile import read_wav_16k  # noqa: E402
-
-
-def enrolled_takes(folder: Path) -> dict[str, list[np.ndarray]]:
-    """The takes ``make`` enrolled for one voice (its new takes beside them are left out)."""
-    takes: dict[str, list[np.ndarray]] = {}
-    for path in sorted(folder.glob("*__enrol*.wav")):
-        command = path.stem.split("__", 1)[0].replace("_", " ")
-        samples = np.frombuffer(read_wav_16k(str(path)), dtype="<i2").astype(np.float32)
-        takes.setdefault(command, []).append(samples)
-    return takes
 
 
 def examples(takes: dict[str, list[np.ndarray]], copies: int, seed: int) -> tuple[list[np.ndarray], list[str]]:
     """Each take's embeddings as recorded and in ``copies`` training conditions, labelled with its
     command, and a quarter as many of noise alone, labelled not a command."""
     rng = np.random.default_rng(seed)
-    backwards = [take[::-1].copy() for samples in takes.values() for take in samples]
+    backwards = [take[::-1].astype(np.float32) for samples in takes.values() for take in samples]
     heard: list[np.ndarray] = []
     labels: list[str] = []
     for command, samples in takes.items():
         for take in samples:
+            take = take.astype(np.float32)
             versions = [take] + [augment.condition(rng, take, backwards)[0] for _ in range(copies)]
             heard += [features(v.astype(np.int16)) for v in versions]
             labels += [command] * len(versions)
@@ -117,8 +106,7 @@ def weigh(rows: list[dict[str, Any]], embeddings: Any, root: Path, heads: dict[P
         if not said:
             row[name] = row[f"{name} + templates"] = {"command": None, "unsure": False, "reason": "silence"}
             continue
-        grammar = [Recognition(**{k: v for k, v in s["grammar"].items() if k in bench_heads.RECOGNITION_FIELDS})
-                   for s in said]
+        grammar = bench_heads.grammar_answers(said)
         utterances = embeddings[str(number)].astype(np.float32)
         item = {**row, "_root": str(root)}
         folder = bench_neural._enrolled_folder(item)
@@ -150,7 +138,7 @@ def main(argv: list[str] | None = None) -> int:
     bench_neural._state["recognizer"] = argparse.Namespace(head=released)
     heads = {}
     for folder in bench_neural._enrolled_folders(root):
-        heard, labels = examples(enrolled_takes(folder), args.copies, args.seed)
+        heard, labels = examples(bench_neural.enrolled_takes(folder), args.copies, args.seed)
         heads[folder] = adapted(released, heard, labels, pull=args.pull)
         print(f"{folder.name}: output layer fitted to {len(heard)} examples", file=sys.stderr)
     name = f"adapted (pull {args.pull:g}, {args.copies} copies)"

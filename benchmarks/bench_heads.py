@@ -57,6 +57,11 @@ def rule_changes(pairs: list[str]) -> dict[str, Any]:
     return changes
 
 
+def grammar_answers(said: list[dict[str, Any]]) -> list[Recognition]:
+    """The grammar decoders' answer for each utterance of a row, as ``score`` stored them."""
+    return [Recognition(**{k: v for k, v in s["grammar"].items() if k in RECOGNITION_FIELDS}) for s in said]
+
+
 def weigh(rows: list[dict[str, Any]], features: Any, head: CommandHead, name: str, root: Path,
           changes: dict[str, Any] | None = None) -> None:
     """Add ``name`` and ``name, personal`` answers to every row that was decoded into utterances."""
@@ -66,7 +71,7 @@ def weigh(rows: list[dict[str, Any]], features: Any, head: CommandHead, name: st
         if not said:
             row[name] = row[f"{name}, personal"] = {"command": None, "unsure": False, "reason": "silence"}
             continue
-        grammar = [Recognition(**{k: v for k, v in s["grammar"].items() if k in RECOGNITION_FIELDS}) for s in said]
+        grammar = grammar_answers(said)
         utterances = features[str(number)].astype(np.float32)
         scores = [head.scores(u) for u in utterances]
         answer = summarize([decide(g, s, None, rule, None) for g, s in zip(grammar, scores, strict=True)])

@@ -309,14 +309,21 @@ def _personal(item: dict[str, Any], head: Any = None) -> Any:
     cache = _state["personal"]
     key = (folder, id(head))
     if key not in cache:
-        takes: dict[str, list[np.ndarray]] = {}
-        for path in sorted(folder.glob("*__enrol*.wav")):
-            if path.stem.endswith("_10dB"):
-                continue
-            command = path.stem.split("__", 1)[0].replace("_", " ")
-            takes.setdefault(command, []).append(np.frombuffer(read_wav_16k(str(path)), dtype="<i2"))
-        cache[key] = PersonalVoice(takes, head=head or _state["recognizer"].head)
+        cache[key] = PersonalVoice(enrolled_takes(folder), head=head or _state["recognizer"].head)
     return cache[key]
+
+
+@functools.cache
+def enrolled_takes(folder: Path) -> dict[str, list[np.ndarray]]:
+    """The takes ``make`` enrolled for one voice, by command (its new takes beside them are left
+    out), as 16-bit samples. Read once per folder; callers must not change them."""
+    takes: dict[str, list[np.ndarray]] = {}
+    for path in sorted(folder.glob("*__enrol*.wav")):
+        if path.stem.endswith("_10dB"):
+            continue
+        command = path.stem.split("__", 1)[0].replace("_", " ")
+        takes.setdefault(command, []).append(np.frombuffer(read_wav_16k(str(path)), dtype="<i2"))
+    return takes
 
 
 def rules(head_accept: float, head_ask: float) -> dict[str, Rule]:

@@ -35,54 +35,48 @@ sys.path.insert(0, str(HERE.parent / "scripts"))
 import augment  # noqa: E402
 import bench_heads  # noqa: E402
 import bench_neural  # noqa: E402
-from bench_adapt import enrolled_takes  # noqa: E402
 
 from voice_rang.listen.command_head import CommandHead  # noqa: E402
 from voice_rang.listen.decision import decide  # noqa: E402
 from voice_rang.listen.personal import PersonalVoice  # noqa: E402
 from voice_rang.listen.recognizer import summarize  # noqa: E402
-from voice_rang.listen.results import Recognition  # noqa: E402
 from voice_rang.listen.wavfile import read_wav_16k  # noqa: E402
 
-ROOT = bench_neural._out(argparse.Namespace(voices="training"))
-"""Where ``make`` wrote the recordings (``main`` sets it before the workers start)."""
 ROOM_MS = 140
 """The room before each utterance: ``make`` puts 150-450 ms of it before every take."""
 
 
-def room_templates(job: tuple[int, dict[str, Any]]) -> tuple[int, np.ndarray, list[str]]:
+def room_templates(job: tuple[int, dict[str, Any], Path]) -> tuple[int, np.ndarray, list[str]]:
     """One recording's enrolled takes mixed with its room at 10 dB, as templates and their commands."""
-    number, row = job
-    head = CommandHead.released()
+    number, row, root = job
     rng = np.random.default_rng(number)
-    item = {**row, "_root": str(ROOT)}
-    folder = bench_neural._enrolled_folder(item)
-    audio = np.frombuffer(read_wav_16k(str(ROOT / row["path"])), dtype="<i2").astype(np.float32)
+    folder = bench_neural._enrolled_folder({**row, "_root": str(root)})
+    audio = np.frombuffer(read_wav_16k(str(root / row["path"])), dtype="<i2").astype(np.float32)
     room = audio[: 16 * ROOM_MS]
     room_power = float(np.mean(room ** 2)) + 1e-9
     noisy: dict[str, list[np.ndarray]] = {}
-    for command, takes in enrolled_takes(folder).items():
-        for take in takes:
+    for command, takes in bench_neural.enrolled_takes(folder).items():
+        for take in (t.astype(np.float32) for t in takes):
             reps = len(take) // len(room) + 2
             start = int(rng.integers(len(room)))
             loop = np.tile(room, reps)[start:start + len(take)]
             scale = np.sqrt(augment.speech_power(take) / 10 / room_power)
             noisy.setdefault(command, []).append(np.clip(take + loop * scale, -32768, 32767))
-    return number, PersonalVoice(noisy, head=head).templates, [c for c in sorted(noisy) for _ in noisy[c]]
+    voice = PersonalVoice(noisy, head=CommandHead.released())
+    return number, voice.templates, voice.commands
 
 
 def main(argv: list[str] | None = None) -> int:
-    global ROOT
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("voices", choices=("training", "heldout"), nargs="?", default="training")
-    ROOT = bench_neural._out(parser.parse_args(argv))
-    scores = ROOT / "scores-heldout.jsonl"
+    root = bench_neural._out(parser.parse_args(argv))
+    scores = root / "scores-heldout.jsonl"
     rows = [json.loads(line) for line in scores.read_text().splitlines()]
     head = CommandHead.released()
     bench_neural._state["personal"] = {}
     bench_neural._state["recognizer"] = argparse.Namespace(head=head)
     rule = bench_neural.rules(head.accept, head.ask)["live rule (+ trust)"]
-    jobs = [(n, r) for n, r in enumerate(rows) if r["condition"].startswith("10dB") and r.get("said")]
+    jobs = [(n, r, root) for n, r in enumerate(rows) if r["condition"].startswith("10dB") and r.get("said")]
     with Pool(2) as pool:
         made = {n: (t, c) for n, t, c in pool.imap_unordered(room_templates, jobs, chunksize=4)}
     name = "room templates (oracle 10 dB)"
@@ -94,8 +88,7 @@ def main(argv: list[str] | None = None) -> int:
             if not said:
                 row[name] = {"command": None, "unsure": False, "reason": "silence"}
                 continue
-            grammar = [Recognition(**{k: v for k, v in s["grammar"].items() if k in bench_heads.RECOGNITION_FIELDS})
-                       for s in said]
+            grammar = bench_heads.grammar_answers(said)
             us = feats[str(number)].astype(np.float32)
             voice = PersonalVoice({}, head=head)
             voice.templates, voice.commands = made[number]
