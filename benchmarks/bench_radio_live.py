@@ -8,7 +8,7 @@ every 3 s, and the whole stream goes through :func:`voice_rang.listen.recognizer
 commands of a turn in play. Each voice says it with enrolled takes (three others of its own, the
 live rule with them) and without (the released recogniser; with ``--head``, also the live rule
 without takes). ``--floor-percentile 0`` gives the endpointer the floor it had before
-(:data:`voice_rang.listen.endpoint.FLOOR_PERCENTILE`), to compare in the same run, and
+(:data:`voice_rang.listen.room.FLOOR_PERCENTILE`), to compare in the same run, and
 ``--margin`` and ``--steady-margin`` other onset margins
 (:data:`voice_rang.listen.endpoint.ONSET_MARGIN_DB`, ``STEADY_MARGIN_DB``); music names
 may also be noise that stays on (``white``, ``pink``, ``brown``, ``babble``).
@@ -179,9 +179,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="the same in a room that holds steady (12: as before there was one)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
-    from voice_rang.listen import endpoint
+    from voice_rang.listen import endpoint, room
     if args.floor_percentile is not None:
-        endpoint.FLOOR_PERCENTILE = args.floor_percentile
+        room.FLOOR_PERCENTILE = args.floor_percentile
     if args.margin is not None:
         endpoint.ONSET_MARGIN_DB = args.margin
     if args.steady_margin is not None:

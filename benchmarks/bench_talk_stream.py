@@ -1,7 +1,7 @@
 """Talk that goes on: minutes of table talk into a quiet room's microphone, a "turn" now and then.
 
 The endpointer's floor rises to a percentile of the last 3 s of frame levels
-(:data:`voice_rang.listen.endpoint.FLOOR_PERCENTILE`), so that a radio that stays on is learned as
+(:data:`voice_rang.listen.room.FLOOR_PERCENTILE`), so that a radio that stays on is learned as
 the room (``bench_radio_live.py``). Talk that hardly pauses fills that window too, and can lift the
 floor into the talk: the talk is then cut into more, shorter utterances, and each is a chance for
 a question ("Did you say ...?") or a wrong command. This counts them, for the floor as it is and as
@@ -29,7 +29,7 @@ import voice_corpus  # noqa: E402
 from speech_samples import synthesize  # noqa: E402
 
 from voice_rang.commands import CommandSet  # noqa: E402
-from voice_rang.listen import endpoint  # noqa: E402
+from voice_rang.listen import room  # noqa: E402
 from voice_rang.listen.neural import NeuralRecognizer  # noqa: E402
 from voice_rang.listen.recognizer import Recognizer, decode_pcm  # noqa: E402
 
@@ -54,13 +54,13 @@ def talk_stream(voice: str) -> tuple[bytes, int, int]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--voices", nargs="+", default=["rms", "kal16"])
-    parser.add_argument("--floor-percentile", nargs="+", type=float, default=[endpoint.FLOOR_PERCENTILE, 0.0])
+    parser.add_argument("--floor-percentile", nargs="+", type=float, default=[room.FLOOR_PERCENTILE, 0.0])
     args = parser.parse_args(argv)
     commands = CommandSet.load("en")
     for voice in args.voices:
         pcm, turns, lines = talk_stream(voice)
         for percentile in args.floor_percentile:
-            endpoint.FLOOR_PERCENTILE = percentile
+            room.FLOOR_PERCENTILE = percentile
             for name, recognizer in (("released", Recognizer(commands)), ("neural rule", NeuralRecognizer(commands))):
                 results = list(decode_pcm(recognizer, pcm))
                 print(f"{voice} ({len(pcm) / 32000:.0f} s, {lines} lines of talk, {turns} turns) floor percentile "

@@ -17,10 +17,11 @@ import math
 from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from itertools import islice
 
 from .levels import energy_db
 from .results import Completion
+from .room import BETWEEN_MIN_MS, FLOOR_PERCENTILE, STEADY_MIN_FRAMES, STEADY_SPREAD_DB, Room
+from .suppress import NoiseSuppressor
 
 __all__ = [
     "BETWEEN_MIN_MS",
@@ -54,11 +55,6 @@ commands ("flip" inside a noisy "repeat"), so the utterance waits longer
 NOISY_COMPLETE_HANGOVER_MS = 200
 """Silence that closes a whole command in a room under ``QUICK_CLOSE_MIN_SNR_DB``."""
 
-FLOOR_PERCENTILE = 30.0
-"""The noise floor rises to this percentile of the last 3 s of frame levels heard between
-utterances when it is under it: music, a fan or babble fill those frames, a player's talk mostly
-does not (its frames are inside utterances). 0 is the quietest frame."""
-
 ONSET_MARGIN_DB = 12.0
 """How far over the noise floor a frame the voice detector calls speech must be to count as
 speech."""
@@ -71,19 +67,8 @@ found, against 16 at 12 dB). Music and babble swing by more than ``STEADY_SPREAD
 8 dB let the music alone turn cards (docs/voice-experiments.md), so they keep
 ``ONSET_MARGIN_DB``."""
 
-STEADY_SPREAD_DB = 2.5
-"""A room holds steady when the frames heard between utterances lately spread by at most this
-from their 30th to their 90th percentile: white noise about 0.6 dB, pink 1.5-2, brown and a babble
-of voices 4-6, music mostly 2-7."""
-
-STEADY_MIN_FRAMES = 10
-"""Frames between utterances needed before the room may be judged steady (200 ms)."""
-
 LOUD_MARGIN_DB = 24.0
 """How far over the noise floor a frame counts as speech whatever the voice detector says."""
-
-BETWEEN_MIN_MS = 1000
-"""How much sound between utterances the percentile needs before it may lift the floor."""
 
 
 @dataclass(frozen=True)
@@ -103,26 +88,54 @@ class Utterance:
     is often wrong."""
 
 
+class _Ear:
+    """One sound the endpointer listens to (the frames as given, or through a suppressor): its
+    room and its own voice detector (which adapts to what it is fed, so each sound has one)."""
+
+    def __init__(self, room: Room, sample_rate: int, frame_ms: int,
+                 suppressor: NoiseSuppressor | None = None) -> None:
+        from pocketsphinx import Vad
+
+        self.room = room
+        self.vad = Vad(Vad.LOOSE, sample_rate, frame_ms / 1000)
+        self.suppressor = suppressor
+
+    def judge(self, frame: bytes, margin_db: float, number: int) -> tuple[float, bool, bool]:
+        """The frame's level as this ear hears it, whether it is loud over the floor, and whether
+        it is speech: loud, and speech-like or clearly loud."""
+        sound = self.suppressor.process(frame) if self.suppressor is not None else frame
+        room, level = self.room, energy_db(sound)
+        room.learn(level, frame=number)
+        loud = level > room.floor_db + margin_db
+        voiced = loud and (self.vad.is_speech(sound) or level > room.floor_db + LOUD_MARGIN_DB)
+        return level, loud, voiced
+
+
 class Endpointer:
-    """Frame-by-frame speech detector; one per audio stream (it learns that stream's noise)."""
+    """Frame-by-frame speech detector; one per audio stream (it learns that stream's noise).
+
+    It listens to the sound as given and, in a room that holds steady, decides on it through its
+    noise suppressor (:mod:`.suppress`); it always emits the sound as given. Each sound has its
+    room (:class:`.room.Room`); the given sound's measures how far speech stood over the room
+    (``snr_db``) and says whether the room holds steady."""
 
     def __init__(self, *, sample_rate: int = 16000, frame_ms: int = 20, preroll_ms: int = 300,
                  max_ms: int = 4000, onset_frames: int = 3, noise_floor_db: float | None = None,
                  margin_db: float | None = None, floor_window_ms: int = 3000,
-                 floor_percentile: float | None = None) -> None:
-        from pocketsphinx import Vad
-
+                 floor_percentile: float | None = None, suppress: bool = True) -> None:
         self.sample_rate = sample_rate
         self.frame_ms = frame_ms
         self.frame_bytes = sample_rate * frame_ms // 1000 * 2
-        self._vad = Vad(Vad.LOOSE, sample_rate, frame_ms / 1000)
-        if self._vad.frame_bytes != self.frame_bytes:
+
+        def ear(suppressor: NoiseSuppressor | None = None) -> _Ear:
+            return _Ear(Room(frame_ms=frame_ms, floor_db=noise_floor_db, window_ms=floor_window_ms,
+                             percentile=floor_percentile), sample_rate, frame_ms, suppressor)
+
+        self._given = ear()
+        if self._given.vad.frame_bytes != self.frame_bytes:
             raise ValueError(f"the voice detector cannot use {frame_ms} ms frames")
+        self._suppressed = ear(NoiseSuppressor()) if suppress and sample_rate == 16000 else None
         self.margin_db = ONSET_MARGIN_DB if margin_db is None else margin_db
-        self.floor_db = noise_floor_db if noise_floor_db is not None else 30.0
-        self._floor_known = noise_floor_db is not None
-        self._floor_learned_at = 0
-        """The frame whose level became the floor, when the floor was not given (0: given)."""
         self._history: deque[tuple[bytes, bool, float]] = deque(maxlen=max(1, preroll_ms // frame_ms))
         self._onset = onset_frames
         self._max_frames = max_ms // frame_ms
@@ -135,23 +148,29 @@ class Endpointer:
         self._level_db = 0.0
         self._voiced_levels: list[float] = []
         self._floor_at_start = -math.inf
-        window = max(1, floor_window_ms // frame_ms)
-        self._recent_levels: deque[float] = deque(maxlen=window)
-        self._between_levels: deque[float] = deque(maxlen=window)
-        """Frame levels while no utterance was open (waiting, or deaf after a long one)."""
-        self._between_needed = max(1, BETWEEN_MIN_MS // frame_ms)
-        self._floor_percentile = FLOOR_PERCENTILE if floor_percentile is None else floor_percentile
-        self._steady = False
-        """The frames between utterances lately hold steady (``STEADY_SPREAD_DB``)."""
-        self._word_run = 0
-        """In a steady room, the last frames between utterances that were voiced in a row: perhaps
-        a word's first frames, before its onset is confirmed, so not yet counted as the room."""
+
+    def _deciding(self) -> _Ear:
+        """The sound speech is judged on now: the suppressed one in a room that holds steady.
+
+        WebRTC's suppressor learns a noise that stays; a hiss, a fan or rain it takes down by
+        about 18 dB. Music and a babble of voices it hardly lessens, and on the training voices
+        its changes to the cut there made one babble command another; under music, where the
+        music alone must never give a command, the endpointer stays as it was measured
+        (docs/voice-experiments.md)."""
+        if self._suppressed is not None and self._given.room.steady:
+            return self._suppressed
+        return self._given
+
+    @property
+    def floor_db(self) -> float:
+        """The noise floor speech is judged against now."""
+        return self._deciding().room.floor_db
 
     def set_noise_floor(self, db: float) -> None:
         """Start from a known ambient level (``decode_pcm``'s quiet room) instead of the first
         frame's."""
-        self.floor_db = db
-        self._floor_known = True
+        for ear in self._ears():
+            ear.room.set_floor(db)
 
     def reset(self) -> None:
         """Forget any utterance in progress (the game spoke over it)."""
@@ -162,10 +181,12 @@ class Endpointer:
         self._silent_frames = 0
         self._speech_frames = 0
         self._voiced_levels = []
-        self._word_run = 0
+        for ear in self._ears():
+            ear.room.forget_the_word()
 
     def snr_db(self) -> float:
-        """The utterance so far: how loud its louder voiced frames are over the noise floor.
+        """The utterance so far: how loud its louder voiced frames are over the noise floor, as
+        the microphone gave them.
 
         Not the median: a soft start or breath counts as voiced, and in a quiet room would drag
         the measure down to a few dB over silence."""
@@ -174,62 +195,27 @@ class Endpointer:
         levels = sorted(self._voiced_levels)
         # Against the louder of the floor before the speech and the floor now: the room may fall
         # quiet (or get loud) while someone speaks.
-        floor = max(self._floor_at_start, self.floor_db)
+        floor = max(self._floor_at_start, self._given.room.floor_db)
         return levels[int(0.8 * (len(levels) - 1))] - floor
 
     def onset_margin_db(self) -> float:
         """How far over the floor a frame must stand to be speech: less in a room that holds
         steady, where nothing but a voice rises that far (``STEADY_MARGIN_DB``)."""
-        return min(self.margin_db, STEADY_MARGIN_DB) if self._steady else self.margin_db
+        return min(self.margin_db, STEADY_MARGIN_DB) if self._given.room.steady else self.margin_db
 
-    def is_voiced(self, frame: bytes) -> bool:
-        """Loud enough over the noise floor, and speech-like or clearly loud."""
-        level = self._level_db = energy_db(frame)
-        if not self._floor_known:
-            self.floor_db = level
-            self._floor_known = True
-            self._floor_learned_at = self._frames
-        loud = level > self.floor_db + self.onset_margin_db()
-        voiced = loud and (self._vad.is_speech(frame) or level > self.floor_db + LOUD_MARGIN_DB)
-        if not loud:
-            # Track the floor: quickly down, slowly up (so speech never drags it up much).
-            rate = 0.3 if level < self.floor_db else 0.02
-            self.floor_db += rate * (level - self.floor_db)
-        self._recent_levels.append(level)
-        if not self.in_speech:
-            self._between_levels.append(level)
-            self._word_run = self._word_run + 1 if voiced and self._steady else 0
-        if len(self._recent_levels) == self._recent_levels.maxlen:
-            # The room got louder (a fan, a radio): every frame for seconds was over the floor,
-            # which talk never does, as it pauses. Without this the floor would stay below the
-            # new noise and the noise would be "speech" for ever.
-            self.floor_db = max(self.floor_db, min(self._recent_levels))
-        heard = max(0, len(self._between_levels) - self._word_run)
-        if heard >= min(STEADY_MIN_FRAMES, self._between_needed):
-            levels = sorted(islice(self._between_levels, heard))
-            self._steady = (heard >= STEADY_MIN_FRAMES and levels[round(0.9 * (heard - 1))]
-                            - levels[round(0.3 * (heard - 1))] <= STEADY_SPREAD_DB)
-            if heard >= self._between_needed:
-                # Music is quiet for moments, and a floor held at its quietest moment leaves the
-                # rest of it "speech". Between utterances the room is what is heard, so a low
-                # percentile of those frames is the room; talk's own frames are left out, or it
-                # would lift the floor.
-                rank = round(self._floor_percentile / 100 * (heard - 1))
-                self.floor_db = max(self.floor_db, levels[rank])
+    def _ears(self) -> tuple[_Ear, ...]:
+        return (self._given,) if self._suppressed is None else (self._given, self._suppressed)
+
+    def _is_voiced(self, frame: bytes) -> bool:
+        """Whether the frame is speech, judged on the sound :meth:`_deciding` picks; every sound's
+        room hears it (the given sound's level is kept for ``snr_db``)."""
+        deciding, margin = self._deciding(), self.onset_margin_db()
+        judged = [(ear, *ear.judge(frame, margin, self._frames)) for ear in self._ears()]
+        voiced = next(v for ear, _, _, v in judged if ear is deciding)
+        for ear, level, loud, _ in judged:
+            ear.room.hear(level, loud=loud, voiced=voiced, between=not self.in_speech)
+        self._level_db = judged[0][1]
         return voiced
-
-    def _leave_the_word_out_of_the_room(self) -> None:
-        """At an onset in a steady room: the word's first frames, voiced in a row before the onset
-        was confirmed, are taken out of the frames heard between utterances for good.
-
-        Counted as the room, they made a steady hiss look unsteady, most of all early on, with
-        little room heard: the onset margin rose from 8 to 12 dB before the onset (the word went
-        unheard) or in the middle of the word (it was cut short). Only in a steady room: under
-        music, whose loud moments open utterances, leaving their frames out would pull the floor
-        down until the music alone gave a command (docs/voice-experiments.md)."""
-        for _ in range(min(self._word_run, len(self._between_levels))):
-            self._between_levels.pop()
-        self._word_run = 0
 
     def _closes(self, silent_ms: int, completion: Callable[[], Completion] | None) -> bool:
         """Whether ``silent_ms`` of silence closes the utterance, by the recogniser's hint now
@@ -259,7 +245,7 @@ class Endpointer:
             raise ValueError(f"frames must be {self.frame_bytes} bytes")
         self._frames += 1
         now = self._frames * self.frame_ms
-        voiced = self.is_voiced(frame)
+        voiced = self._is_voiced(frame)
         if self._deaf:
             self._silent_frames = 0 if voiced else self._silent_frames + 1
             if self._silent_frames * self.frame_ms >= HANGOVER_MS[Completion.NONE]:
@@ -279,10 +265,11 @@ class Endpointer:
                 # A floor learned from a frame of this very utterance (the player spoke as
                 # listening began) is the word, not the room: judge it by the floor after it.
                 first_frame = self._frames - len(self._history) + 1
-                learned_inside = self._floor_learned_at >= first_frame
-                self._floor_at_start = -math.inf if learned_inside else self.floor_db
+                learned_inside = self._given.room.learned_at >= first_frame
+                self._floor_at_start = -math.inf if learned_inside else self._given.room.floor_db
                 self._history.clear()
-                self._leave_the_word_out_of_the_room()
+                for ear in self._ears():
+                    ear.room.leave_the_word_out()
                 gap = now - self._onset * self.frame_ms - self._last_end_ms
                 yield Utterance("start", audio, now, gap)
             return
