@@ -114,8 +114,9 @@ class _Ear:
 class Endpointer:
     """Frame-by-frame speech detector; one per audio stream (it learns that stream's noise).
 
-    It listens to the sound as given and, in a room that holds steady, decides on it through its
-    noise suppressor (:mod:`.suppress`); it always emits the sound as given. Each sound has its
+    It listens to the sound as given and, in a room that holds steady but is not yet learnt,
+    decides on it through its noise suppressor (:mod:`.suppress`); it always emits the sound as
+    given. Each sound has its
     room (:class:`.room.Room`); the given sound's measures how far speech stood over the room
     (``snr_db``) and says whether the room holds steady."""
 
@@ -150,14 +151,20 @@ class Endpointer:
         self._floor_at_start = -math.inf
 
     def _deciding(self) -> _Ear:
-        """The sound speech is judged on now: the suppressed one in a room that holds steady.
+        """The sound speech is judged on now: the suppressed one in a room that holds steady and
+        has not yet been heard for a second; else the sound as given.
 
-        WebRTC's suppressor learns a noise that stays; a hiss, a fan or rain it takes down by
-        about 18 dB. Music and a babble of voices it hardly lessens, and on the training voices
-        its changes to the cut there made one babble command another; under music, where the
-        music alone must never give a command, the endpointer stays as it was measured
-        (docs/voice-experiments.md)."""
-        if self._suppressed is not None and self._given.room.steady:
+        WebRTC's suppressor learns a noise that stays, a hiss, a fan or rain, and takes it down by
+        about 18 dB within a fraction of a second, where the given sound's floor is a guess until
+        a second of the room is heard (``room.BETWEEN_MIN_MS``): early on, at 10 dB, a word was
+        then cut to half or missed. Once the room is learnt, the given sound cut the training
+        voices' commands in a steady stream as well, and the suppressed one, cut a little later
+        and longer, cost a command or two in twelve. Music and a babble of voices the suppressor
+        hardly lessens, and its changes to the cut there made one babble command another; under
+        music, where the music alone must never give a command, the endpointer stays as it was
+        measured (docs/voice-experiments.md)."""
+        given = self._given.room
+        if self._suppressed is not None and given.steady and not given.learnt:
             return self._suppressed
         return self._given
 

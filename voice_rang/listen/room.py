@@ -60,6 +60,12 @@ class Room:
         """In a steady room, the last frames between utterances that were voiced in a row: perhaps
         a word's first frames, before its onset is confirmed, so not yet counted as the room."""
 
+    @property
+    def learnt(self) -> bool:
+        """A second of the room has been heard between utterances (``BETWEEN_MIN_MS``): its floor
+        is then a percentile of what was heard, not the first frames' guess."""
+        return len(self._between) >= self._between_needed
+
     def set_floor(self, db: float) -> None:
         self.floor_db = db
         self.known = True

@@ -2,11 +2,12 @@
 
 Receives 20 ms frames of 16 kHz mono PCM16; emits the same frames with steady noise (a fan, a hiss,
 rain, traffic) taken down by WebRTC's noise suppressor (PyPI ``webrtc-noise-gain``), about 6 ms
-later in the frame. In a room that holds steady the endpointer decides where speech starts and
-ends on this sound: at 10 dB in white or pink noise a word's soft parts sink into the hiss, and
-the cut it made of the raw sound was half the command. The grammar decoders and the command head
-still hear the sound as the microphone gave it: they were trained and tuned on it, and a head fed
-suppressed sound gained nothing (docs/voice-experiments.md).
+later in the frame. In a steady room it has not yet learnt, the endpointer decides where speech
+starts and ends on this sound: at 10 dB in white or pink noise, with little of the room heard, a
+word's soft parts sank into the hiss, and the cut it made of the raw sound was half the command.
+The grammar decoders and the command head still hear the sound as the microphone gave it: they
+were trained and tuned on it, and a head fed suppressed sound gained nothing
+(docs/voice-experiments.md).
 """
 
 from __future__ import annotations
