@@ -34,6 +34,7 @@ __all__ = [
     "STEADY_MARGIN_DB",
     "STEADY_MIN_FRAMES",
     "STEADY_SPREAD_DB",
+    "SUPPRESSED_BY_DB",
     "Endpointer",
     "Utterance",
 ]
@@ -66,6 +67,12 @@ often than 12 (new takes of the training voices at 10 dB in white noise, 8 dB ev
 found, against 16 at 12 dB). Music and babble swing by more than ``STEADY_SPREAD_DB``, and there
 8 dB let the music alone turn cards (docs/voice-experiments.md), so they keep
 ``ONSET_MARGIN_DB``."""
+
+SUPPRESSED_BY_DB = 10.0
+"""The suppressed sound decides only where the suppressor takes the room down by this much: a
+hiss, a fan (white noise at 10 dB SNR, 11-16 dB; pink 13-19 dB, on the training voices'
+recordings). In a quiet room there is nothing to take away (digital silence: 4-6 dB), and the
+suppressor's later cut only moved words by a frame, which changed the grammar decoders' answers."""
 
 LOUD_MARGIN_DB = 24.0
 """How far over the noise floor a frame counts as speech whatever the voice detector says."""
@@ -163,9 +170,10 @@ class Endpointer:
         hardly lessens, and its changes to the cut there made one babble command another; under
         music, where the music alone must never give a command, the endpointer stays as it was
         measured (docs/voice-experiments.md)."""
-        given = self._given.room
-        if self._suppressed is not None and given.steady and not given.learnt:
-            return self._suppressed
+        given, suppressed = self._given.room, self._suppressed
+        if (suppressed is not None and given.steady and not given.learnt
+                and given.floor_db - suppressed.room.floor_db >= SUPPRESSED_BY_DB):
+            return suppressed
         return self._given
 
     @property
