@@ -17,6 +17,12 @@ def _frames(pcm: bytes) -> list[bytes]:
     return [pcm[offset:offset + FRAME] for offset in range(0, len(pcm) - FRAME + 1, FRAME)]
 
 
+def _cut(pcm: bytes, *, suppress: bool) -> list[Utterance]:
+    listener = Endpointer(suppress=suppress)
+    return [event for frame in _frames(pcm)
+            for event in listener.process(frame, lambda: Completion.PREFIX)]
+
+
 def _starts(pcm: bytes) -> int:
     listener = Endpointer()
     return sum(event.kind == "start" for frame in _frames(pcm) for event in listener.process(frame))
@@ -104,9 +110,7 @@ def test_speech_10_db_over_a_hiss_is_measured_against_the_hiss_as_given(voice: s
     pcm = with_white_noise(phrase + bytes(32000), 10.0, seconds_before=1.0)
 
     def measured(suppress: bool) -> float:
-        listener = Endpointer(suppress=suppress)
-        ends = [event.snr_db for frame in _frames(pcm)
-                for event in listener.process(frame, lambda: Completion.PREFIX) if event.kind == "end"]
+        ends = [event.snr_db for event in _cut(pcm, suppress=suppress) if event.kind == "end"]
         assert len(ends) == 1
         return ends[0]
 
@@ -122,15 +126,10 @@ def test_a_command_8_db_over_a_hiss_soon_after_listening_begins_is_found_through
     said = synthesize(phrase, "kal16")
     pcm = with_white_noise(said + bytes(32000), 8.0, seconds_before=0.6)
 
-    def cut(suppress: bool) -> list[Utterance]:
-        listener = Endpointer(suppress=suppress)
-        return [event for frame in _frames(pcm)
-                for event in listener.process(frame, lambda: Completion.PREFIX)]
-
-    events = cut(True)
+    events = _cut(pcm, suppress=True)
     assert [event.kind for event in events if event.kind != "audio"] == ["start", "end"]
     assert sum(len(event.audio) for event in events) >= len(said)
-    assert not cut(False)  # what the raw sound gave: nothing
+    assert not _cut(pcm, suppress=False)  # what the raw sound gave: nothing
 
 
 def test_in_a_room_that_swings_the_endpointer_cuts_as_it_would_without_the_suppressor() -> None:
@@ -144,14 +143,9 @@ def test_in_a_room_that_swings_the_endpointer_cuts_as_it_would_without_the_suppr
     mixed[16000:16000 + len(word)] += word
     pcm = np.clip(mixed, -32768, 32767).astype("<i2").tobytes()
 
-    def cut(suppress: bool) -> list[Utterance]:
-        listener = Endpointer(suppress=suppress)
-        return [event for frame in _frames(pcm)
-                for event in listener.process(frame, lambda: Completion.PREFIX)]
-
-    events = cut(True)
+    events = _cut(pcm, suppress=True)
     assert any(event.kind == "start" for event in events)
-    assert events == cut(False)
+    assert events == _cut(pcm, suppress=False)
 
 
 def test_once_a_second_of_a_steady_hiss_is_heard_the_endpointer_cuts_on_the_sound_as_given() -> None:
@@ -160,11 +154,6 @@ def test_once_a_second_of_a_steady_hiss_is_heard_the_endpointer_cuts_on_the_soun
     phrase = synthesize("auto reveal off", "kal16")
     pcm = with_white_noise(phrase + bytes(32000), 10.0, seconds_before=1.5)
 
-    def cut(suppress: bool) -> list[Utterance]:
-        listener = Endpointer(suppress=suppress)
-        return [event for frame in _frames(pcm)
-                for event in listener.process(frame, lambda: Completion.PREFIX)]
-
-    events = cut(True)
+    events = _cut(pcm, suppress=True)
     assert [event.kind for event in events if event.kind != "audio"] == ["start", "end"]
-    assert events == cut(False)
+    assert events == _cut(pcm, suppress=False)
