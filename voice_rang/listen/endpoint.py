@@ -121,11 +121,11 @@ class _Ear:
 class Endpointer:
     """Frame-by-frame speech detector; one per audio stream (it learns that stream's noise).
 
-    It listens to the sound as given and, in a room that holds steady but is not yet learnt,
-    decides on it through its noise suppressor (:mod:`.suppress`); it always emits the sound as
-    given. Each sound has its
-    room (:class:`.room.Room`); the given sound's measures how far speech stood over the room
-    (``snr_db``) and says whether the room holds steady."""
+    It listens to the sound as given and through its noise suppressor (:mod:`.suppress`), and
+    decides on the suppressed sound only in a steady, noisy room not yet learnt (:meth:`_deciding`);
+    it always emits the sound as given. Each sound has its room (:class:`.room.Room`); the given
+    sound's measures how far speech stood over the room (``snr_db``) and says whether the room
+    holds steady."""
 
     def __init__(self, *, sample_rate: int = 16000, frame_ms: int = 20, preroll_ms: int = 300,
                  max_ms: int = 4000, onset_frames: int = 3, noise_floor_db: float | None = None,
@@ -158,11 +158,12 @@ class Endpointer:
         self._floor_at_start = -math.inf
 
     def _deciding(self) -> _Ear:
-        """The sound speech is judged on now: the suppressed one in a room that holds steady and
-        has not yet been heard for a second; else the sound as given.
+        """The sound speech is judged on now: the suppressed one in a room that holds steady, has
+        not yet been heard for a second, and that the suppressor takes down by
+        ``SUPPRESSED_BY_DB``; else the sound as given.
 
         WebRTC's suppressor learns a noise that stays, a hiss, a fan or rain, and takes it down by
-        about 18 dB within a fraction of a second, where the given sound's floor is a guess until
+        11-19 dB within a fraction of a second, where the given sound's floor is a guess until
         a second of the room is heard (``room.BETWEEN_MIN_MS``): early on, at 10 dB, a word was
         then cut to half or missed. Once the room is learnt, the given sound cut the training
         voices' commands in a steady stream as well, and the suppressed one, cut a little later

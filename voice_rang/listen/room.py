@@ -1,10 +1,11 @@
 """How loud the room is: the noise floor that speech is judged and measured against.
 
 Receives one level a frame (dB, :func:`.levels.energy_db`), with what the endpointer made of the
-frame; keeps the floor (``floor_db``) and whether the room holds steady (``steady``). The
-endpointer keeps two: one of the sound as its noise suppressor leaves it, which decides what is
-speech, and one of the sound as the microphone gave it, which measures how far speech stands over
-the room (the noise guard and the decision rule were set on that measure).
+frame; keeps the floor (``floor_db``), whether the room holds steady (``steady``) and whether a
+second of it has been heard (``learnt``). The endpointer keeps two: one of the sound as the
+microphone gave it, which measures how far speech stands over the room (the noise guard and the
+decision rule were set on that measure) and mostly decides what is speech, and one of the sound as
+its noise suppressor leaves it, which decides in a steady, noisy room not yet learnt.
 """
 
 from __future__ import annotations
