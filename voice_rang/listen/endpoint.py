@@ -153,7 +153,6 @@ class Endpointer:
         self._speech_frames = 0
         self._frames = 0
         self._last_end_ms = -math.inf
-        self._level_db = 0.0
         self._voiced_levels: list[float] = []
         self._floor_at_start = -math.inf
 
@@ -176,11 +175,6 @@ class Endpointer:
                 and given.floor_db - suppressed.room.floor_db >= SUPPRESSED_BY_DB):
             return suppressed
         return self._given
-
-    @property
-    def floor_db(self) -> float:
-        """The noise floor speech is judged against now."""
-        return self._deciding().room.floor_db
 
     def set_noise_floor(self, db: float) -> None:
         """Start from a known ambient level (``decode_pcm``'s quiet room) instead of the first
@@ -222,16 +216,15 @@ class Endpointer:
     def _ears(self) -> tuple[_Ear, ...]:
         return (self._given,) if self._suppressed is None else (self._given, self._suppressed)
 
-    def _is_voiced(self, frame: bytes) -> bool:
-        """Whether the frame is speech, judged on the sound :meth:`_deciding` picks; every sound's
-        room hears it (the given sound's level is kept for ``snr_db``)."""
+    def _is_voiced(self, frame: bytes) -> tuple[bool, float]:
+        """Whether the frame is speech, judged on the sound :meth:`_deciding` picks, and its level
+        as given (what ``snr_db`` measures); every sound's room hears it."""
         deciding, margin = self._deciding(), self.onset_margin_db()
         judged = [(ear, *ear.judge(frame, margin, self._frames)) for ear in self._ears()]
         voiced = next(v for ear, _, _, v in judged if ear is deciding)
         for ear, level, loud, _ in judged:
             ear.room.hear(level, loud=loud, voiced=voiced, between=not self.in_speech)
-        self._level_db = judged[0][1]
-        return voiced
+        return voiced, judged[0][1]
 
     def _closes(self, silent_ms: int, completion: Callable[[], Completion] | None) -> bool:
         """Whether ``silent_ms`` of silence closes the utterance, by the recogniser's hint now
@@ -261,7 +254,7 @@ class Endpointer:
             raise ValueError(f"frames must be {self.frame_bytes} bytes")
         self._frames += 1
         now = self._frames * self.frame_ms
-        voiced = self._is_voiced(frame)
+        voiced, level = self._is_voiced(frame)
         if self._deaf:
             self._silent_frames = 0 if voiced else self._silent_frames + 1
             if self._silent_frames * self.frame_ms >= HANGOVER_MS[Completion.NONE]:
@@ -270,14 +263,14 @@ class Endpointer:
                 self._silent_frames = 0
             return
         if not self.in_speech:
-            self._history.append((frame, voiced, self._level_db))
+            self._history.append((frame, voiced, level))
             recent = list(self._history)[-self._onset:]
             if len(recent) == self._onset and all(v for _, v, _ in recent):
                 self.in_speech = True
                 self._speech_frames = len(self._history)
                 self._silent_frames = 0
                 audio = b"".join(f for f, _, _ in self._history)
-                self._voiced_levels = [level for _, v, level in self._history if v]
+                self._voiced_levels = [heard for _, v, heard in self._history if v]
                 # A floor learned from a frame of this very utterance (the player spoke as
                 # listening began) is the word, not the room: judge it by the floor after it.
                 first_frame = self._frames - len(self._history) + 1
@@ -292,7 +285,7 @@ class Endpointer:
         self._speech_frames += 1
         self._silent_frames = 0 if voiced else self._silent_frames + 1
         if voiced:
-            self._voiced_levels.append(self._level_db)
+            self._voiced_levels.append(level)
         if self._speech_frames >= self._max_frames:
             self.in_speech = False
             self._deaf = True
