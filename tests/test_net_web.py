@@ -102,6 +102,39 @@ def test_the_page_turns_the_guests_card_announces_it_and_a_reload_turns_auto_rev
         host.kill()
 
 
+def test_the_board_changes_line_by_line_so_a_screen_reader_keeps_its_place(
+        tmp_path: Path, browser: object) -> None:
+    """A reveal changes some lines of the board; the others keep their nodes. Rebuilt at every
+    message, the list flashed at the deal and threw a screen reader reading it back to its top."""
+    host, port = start_host(tmp_path, 2, "--beat", "0.2", seed=8)
+    page = browser.new_page()  # type: ignore[attr-defined]
+    try:
+        page.goto(f"http://127.0.0.1:{port}/?code=4719", wait_until="load")
+        host.wait_line(r"Guest 1 joined the table\.")
+        turn = page.get_by_role("button", name="Turn my card")
+        turn.wait_for(timeout=WAIT_MS)
+        host.write("start\n")
+        host.wait_line(r"^Your turn")
+        host.write("turn\n")
+        page.locator("#alert p", has_text="Your turn").last.wait_for(state="attached", timeout=WAIT_MS)
+        page.locator("#board li", has_text="Reveal").wait_for(state="attached", timeout=WAIT_MS)
+        before = page.evaluate("""() => Array.from(document.querySelectorAll('#board li'), (li, n) => {
+            li.dataset.seen = String(n); return li.textContent; })""")
+        turn.click()
+        page.wait_for_function("(before) => Array.from(document.querySelectorAll('#board li'), "
+                               "li => li.textContent).join('|') !== before.join('|')", arg=before,
+                               timeout=WAIT_MS)
+        after = page.evaluate("""() => Array.from(document.querySelectorAll('#board li'),
+            li => [li.dataset.seen ?? null, li.textContent])""")
+    finally:
+        page.close()
+        host.kill()
+    assert len(after) == len(before), (before, after)
+    assert [seen for seen, _ in after] == [str(n) for n in range(len(before))], after  # the same nodes
+    changed = [n for n, (_, text) in enumerate(after) if text != before[n]]
+    assert changed and len(changed) < len(before), (before, after)
+
+
 def test_three_people_at_three_devices_a_host_a_join_guest_and_a_page_play_to_the_end(
         tmp_path: Path, browser: object) -> None:
     host, port = start_host(tmp_path, 3, seed=11)

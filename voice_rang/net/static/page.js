@@ -41,13 +41,18 @@
     speak(line.text, urgent);
   }
 
+  // The board is changed line by line, never rebuilt: a line that did not change keeps its node,
+  // so a screen reader reading the board keeps its place and the page does not flash.
   function showBoard(lines) {
-    board.textContent = "";
-    for (const text of lines) {
-      const item = document.createElement("li");
-      item.textContent = text;
-      board.appendChild(item);
-    }
+    lines.forEach((text, n) => {
+      let item = board.children[n];
+      if (!item) {
+        item = document.createElement("li");
+        board.appendChild(item);
+      }
+      if (item.textContent !== text) item.textContent = text;
+    });
+    while (board.children.length > lines.length) board.removeChild(board.lastChild);
   }
 
   function send(message) {
