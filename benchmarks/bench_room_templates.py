@@ -90,8 +90,7 @@ def main(argv: list[str] | None = None) -> int:
                 continue
             grammar = bench_heads.grammar_answers(said)
             us = feats[str(number)].astype(np.float32)
-            voice = PersonalVoice({}, head=head)
-            voice.templates, voice.commands = made[number]
+            voice = PersonalVoice.from_templates(*made[number], head=head)
             sc = [head.scores(u) for u in us]
             a = summarize([decide(g, s, None, rule, voice.match(u)) for g, s, u in zip(grammar, sc, us, strict=True)])
             row[name] = {"command": a.command, "unsure": a.unsure, "reason": a.reason}

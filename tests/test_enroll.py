@@ -65,3 +65,14 @@ def test_importing_from_a_folder_that_is_not_there_is_one_line(tmp_path: Path, d
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "is not one" in err[0]
     assert os.environ["XDG_DATA_HOME"] == str(data_home)
+
+
+def test_templates_handed_back_from_another_process_match_as_the_takes_did() -> None:
+    takes = {"turn": [np.frombuffer(synthesize("turn", v), dtype="<i2") for v in ("kal16", "rms")],
+             "help": [np.frombuffer(synthesize("help", v), dtype="<i2") for v in ("kal16", "rms")]}
+    original = PersonalVoice(takes)
+    rebuilt = PersonalVoice.from_templates(original.templates, original.commands, head=original.head)
+    assert rebuilt.commands == original.commands and rebuilt
+    said = original.templates[-1]  # a take heard again exactly
+    assert rebuilt.match_pooled(said) == original.match_pooled(said)
+    assert rebuilt.match_pooled(said).command == original.commands[-1]

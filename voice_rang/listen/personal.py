@@ -109,6 +109,13 @@ class PersonalVoice:
         self.templates = np.stack(rows) if rows else np.zeros((0, 1), dtype=np.float32)
 
     @classmethod
+    def from_templates(cls, templates: np.ndarray, commands: list[str], head: CommandHead) -> PersonalVoice:
+        """Templates already pooled by ``head`` (one unit row per take), as a worker process returns them."""
+        voice = cls({}, head=head)
+        voice.templates, voice.commands = templates, list(commands)
+        return voice
+
+    @classmethod
     def load(cls, directory: Path | None = None, known: set[str] | None = None) -> PersonalVoice | None:
         """The takes stored under ``directory`` (:func:`voice_dir`), or ``None`` if there are none."""
         from .wavfile import WavError, read_wav_16k
