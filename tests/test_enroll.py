@@ -76,3 +76,5 @@ def test_templates_handed_back_from_another_process_match_as_the_takes_did() -> 
     said = original.templates[-1]  # a take heard again exactly
     assert rebuilt.match_pooled(said) == original.match_pooled(said)
     assert rebuilt.match_pooled(said).command == original.commands[-1]
+    with pytest.raises(ValueError):
+        PersonalVoice.from_templates(original.templates, original.commands[1:], head=original.head)

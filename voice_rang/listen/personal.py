@@ -111,6 +111,8 @@ class PersonalVoice:
     @classmethod
     def from_templates(cls, templates: np.ndarray, commands: list[str], head: CommandHead) -> PersonalVoice:
         """Templates already pooled by ``head`` (one unit row per take), as a worker process returns them."""
+        if len(templates) != len(commands):
+            raise ValueError(f"{len(templates)} templates for {len(commands)} commands")
         voice = cls({}, head=head)
         voice.templates, voice.commands = templates, list(commands)
         return voice
