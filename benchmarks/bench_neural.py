@@ -368,7 +368,20 @@ def _decode(item: dict[str, Any]) -> dict[str, Any]:
     return row
 
 
+_MADE_BY = {"heldout": "benchmarks/bench_neural.py make", "radio": "benchmarks/bench_neural.py radio",
+            "corpus": "benchmarks/voice_corpus.py", "human": "benchmarks/human_corpus.py"}
+
+
 def _items(which: str, out: Path) -> list[dict[str, Any]]:
+    """The recordings of one set; exits with one line naming the script that makes them if missing."""
+    try:
+        return _read_items(which, out)
+    except FileNotFoundError as missing:
+        raise SystemExit(f"bench_neural: no recordings ({missing.filename}); "
+                         f"make them first with .venv/bin/python {_MADE_BY[which]}") from None
+
+
+def _read_items(which: str, out: Path) -> list[dict[str, Any]]:
     if which in ("heldout", "radio"):
         root = out
         index = "index.jsonl" if which == "heldout" else "radio.jsonl"
