@@ -99,13 +99,12 @@ class PersonalVoice:
 
     def __init__(self, takes: dict[str, list[np.ndarray]], head: CommandHead | None = None) -> None:
         self.head = head or CommandHead.released()
-        model = SpeechEmbedding.shared()
         self.commands: list[str] = []
         rows: list[np.ndarray] = []
         for command, samples in sorted(takes.items()):
-            for take in samples:
+            for take in samples:  # the embedding models load with the first take, not for none
                 self.commands.append(command)
-                rows.append(_unit(self.head.pooled(features(take, model))))
+                rows.append(_unit(self.head.pooled(features(take, SpeechEmbedding.shared()))))
         self.templates = np.stack(rows) if rows else np.zeros((0, 1), dtype=np.float32)
 
     @classmethod
