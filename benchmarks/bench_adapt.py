@@ -75,7 +75,7 @@ def adapted(head: CommandHead, heard: list[np.ndarray], labels: list[str], *, pu
     """``head`` with each member's output layer fitted to ``heard`` (cross-entropy, plus ``pull``
     times the squared distance from the released layer), everything below it as released."""
     target = np.eye(len(head.labels))[[head.labels.index(label) for label in labels]]
-    pooled = [head._pools((x.astype(np.float32) - head.mean) / head.std) for x in heard]
+    pooled = [head._pools(x) for x in heard]
     members = []
     for number, member in enumerate(head.members):
         hidden = np.maximum(np.stack([p[number] for p in pooled]) @ member["fc1.weight"].T + member["fc1.bias"], 0.0)

@@ -98,6 +98,30 @@ def test_the_numpy_head_computes_what_torch_trained(arch: str) -> None:
     assert head.pooled(x[0]).shape == ((4 if arch == "gru" else 2) * train_head.CHANNELS * 2,)
 
 
+def test_merged_heads_average_their_members_each_under_its_own_normalisation() -> None:
+    sys.path.insert(0, str(ROOT / "scripts"))
+    import merge_heads
+
+    with np.load(MODEL) as data:
+        released = {name: data[name] for name in data.files}
+    shifted = dict(released, mean=released["mean"] + 0.5, std=released["std"] * 2.0)
+    shifted = {name: value * 0.9 if name.endswith("fc2.weight") else value for name, value in shifted.items()}
+    merged = merge_heads.merged([released, shifted])
+    assert int(merged["members"]) == 6
+    labels = tuple(str(x) for x in released["labels"])
+    one, other = CommandHead.from_weights(released, labels), CommandHead.from_weights(shifted, labels)
+    both = CommandHead.from_weights(merged, labels)
+    rng = np.random.default_rng(3)
+    for _ in range(5):
+        x = (released["mean"] + rng.standard_normal((20, 96)) * released["std"]).astype(np.float32)
+        np.testing.assert_allclose(both.probabilities(x), (one.probabilities(x) + other.probabilities(x)) / 2,
+                                   rtol=1e-5, atol=1e-6)
+        assert not np.allclose(one.probabilities(x), other.probabilities(x))
+        np.testing.assert_allclose(both.pooled(x), np.concatenate([one.pooled(x), other.pooled(x)]), rtol=1e-5)
+    with pytest.raises(ValueError, match="same labels"):
+        merge_heads.merged([released, dict(released, labels=released["labels"][::-1])])
+
+
 def test_recorded_music_is_heard_only_where_asked_and_leaves_the_main_takes_as_they_were() -> None:
     sys.path.insert(0, str(ROOT / "scripts"))
     import augment

@@ -102,7 +102,9 @@ class CommandHead:
     One or more members (an ensemble of heads trained from different seeds), each a small network
     of one of two shapes: ``gru`` (a bidirectional GRU over the embeddings, attention and max
     pooling, two dense layers) or ``conv`` (two 1-D convolutions, max and mean pooling, two dense
-    layers). Their probabilities are averaged."""
+    layers). Their probabilities are averaged. A convolutional member may carry its own
+    normalisation (``m<i>.mean``, ``m<i>.std``), so members of heads trained apart can be averaged
+    (``scripts/merge_heads.py``); otherwise all share the file's."""
 
     _released: CommandHead | None = None
     _lock = threading.Lock()
@@ -161,8 +163,10 @@ class CommandHead:
                 cls._released = cls(str(path), sha256=WEIGHTS_SHA256)
             return cls._released
 
-    def _pools(self, x: np.ndarray) -> list[np.ndarray]:
+    def _pools(self, features: np.ndarray) -> list[np.ndarray]:
         """Each member's utterance vector (its time axis pooled)."""
+        raw = features.astype(np.float32)
+        x = (raw - self.mean) / self.std
         if self.arch == "gru":
             states = _grus(x, self._stacked)
             pools = []
@@ -175,7 +179,8 @@ class CommandHead:
             return pools
         pools = []
         for p in self.members:
-            y = _relu(_conv(x, p["conv1.weight"], p["conv1.bias"]))
+            own = (raw - p["mean"]) / p["std"] if "mean" in p else x
+            y = _relu(_conv(own, p["conv1.weight"], p["conv1.bias"]))
             y = _relu(_conv(y, p["conv2.weight"], p["conv2.bias"]))
             pools.append(np.concatenate([y.max(axis=0), y.mean(axis=0)]))
         return pools
@@ -184,14 +189,12 @@ class CommandHead:
         """The utterance as one vector (each member's pooled time axis, side by side): what the
         player's own takes are compared in (:mod:`.personal`), a space trained to keep commands
         apart and to ignore rooms and noise."""
-        x = (features.astype(np.float32) - self.mean) / self.std
-        return np.concatenate(self._pools(x))
+        return np.concatenate(self._pools(features))
 
     def probabilities(self, features: np.ndarray) -> np.ndarray:
         """The members' probabilities for each label, averaged."""
-        x = (features.astype(np.float32) - self.mean) / self.std
         total = np.zeros(len(self.members[0]["fc2.bias"]), dtype=np.float64)
-        for p, pooled in zip(self.members, self._pools(x), strict=True):
+        for p, pooled in zip(self.members, self._pools(features), strict=True):
             hidden = _relu(p["fc1.weight"] @ pooled + p["fc1.bias"])
             logits = p["fc2.weight"] @ hidden + p["fc2.bias"]
             exp = np.exp(logits - logits.max())
