@@ -38,10 +38,10 @@ def merged(heads: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
         count = int(head["members"]) if "members" in head else 1
         for member in range(count):
             prefix = f"m{member}." if "members" in head else ""
+            shared = ("labels", "thresholds", "arch", "members", *(() if prefix else ("mean", "std")))
             for name, value in head.items():
-                if name.startswith(prefix) and name[len(prefix):] not in ("labels", "thresholds", "arch", "members"):
-                    if prefix or name not in ("mean", "std"):
-                        out[f"m{number}.{name[len(prefix):]}"] = value
+                if name.startswith(prefix) and name[len(prefix):] not in shared:
+                    out[f"m{number}.{name[len(prefix):]}"] = value
             out.setdefault(f"m{number}.mean", head["mean"])
             out.setdefault(f"m{number}.std", head["std"])
             number += 1
