@@ -86,10 +86,12 @@ def weigh(rows: list[dict[str, Any]], features: Any, head: CommandHead, name: st
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("heads", nargs="+", type=Path, help="command_head.npz files to weigh")
-    parser.add_argument("--set", choices=("heldout", "radio"), default="heldout")
+    parser.add_argument("--set", choices=("heldout", "radio", "human"), default="heldout")
     parser.add_argument("--voices", choices=tuple(bench_neural.VOICE_SETS), default="heldout")
     parser.add_argument("--rule", nargs="*", default=[], metavar="NAME=VALUE",
                         help="change the live rule's numbers for the heads given (Rule's fields)")
+    parser.add_argument("--rows", type=Path, default=None, metavar="JSONL",
+                        help="also write every row with each head's answers (for a look by voice or noise)")
     args = parser.parse_args(argv)
     changes = rule_changes(args.rule)
     root = bench_neural._out(args)
@@ -111,6 +113,9 @@ def main(argv: list[str] | None = None) -> int:
             columns += [name, f"{name}, personal"]
             print(f"{name}: accept {head.accept:.2f}, ask {head.ask:.2f}", file=sys.stderr)
     print("\n".join(bench_neural.table(rows, columns)))
+    if args.rows is not None:
+        args.rows.write_text("".join(json.dumps({k: v for k, v in r.items() if k != "said"}) + "\n" for r in rows),
+                             encoding="utf-8")
     return 0
 
 

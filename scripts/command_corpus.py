@@ -112,6 +112,23 @@ def _held_out(voice: Voice) -> bool:
     return False
 
 
+VALIDATION_VARIANTS = frozenset({"Andy", "f2", "klatt2", "boris", "steph", "zac"})
+VALIDATION_ACCENT = "en-gb-x-gbcwmd"
+VALIDATION_OTHERS = frozenset({"flite:rms", "mbrola:en1", "mbrola:de5-en", "mbrola:hu1-en"})
+"""Training speakers a recipe may be chosen on (``train_command_head.py --validate``): left out of
+that run's training and tuning takes and scored apart, as held-out speakers are, but never the
+held-out ones. Six espeak-ng variants in every accent, one accent in every variant, flite's
+``rms`` and three MBROLA voices."""
+
+
+def validation(voice: Voice) -> bool:
+    """Whether ``voice`` is one of the validation speakers (a training voice)."""
+    if voice.engine == "espeak":
+        accent, _, variant = voice.name.partition("+")
+        return accent == VALIDATION_ACCENT or variant in VALIDATION_VARIANTS
+    return f"{voice.engine}:{voice.name}" in VALIDATION_OTHERS
+
+
 def espeak_variants() -> list[str]:
     """The variants this espeak-ng has (a Debian release may lack some)."""
     try:
@@ -329,7 +346,7 @@ def music_track(package: str, downloads: Path = MUSIC_DOWNLOADS) -> np.ndarray:
 
 
 def _to_16k(data: bytes) -> np.ndarray:
-    out = subprocess.run(["sox", "-t", "wav", "-", "-t", "raw", "-r", str(RATE), "-c", "1", "-b", "16",
+    out = subprocess.run(["sox", "-R", "-t", "wav", "-", "-t", "raw", "-r", str(RATE), "-c", "1", "-b", "16",
                           "-e", "signed-integer", "-"], input=data, capture_output=True, check=True).stdout
     return np.frombuffer(out, dtype="<i2").astype(np.float32)
 

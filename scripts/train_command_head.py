@@ -100,9 +100,14 @@ def build(split: str, args: argparse.Namespace, seed: int) -> dict[str, np.ndarr
     or ``heldout`` (held-out speakers: for the model card's own figures only)."""
     rng = random.Random(seed)
     nprng = np.random.default_rng(seed)
-    held = split == "heldout"
-    voices = corpus.voices(held_out=held, foreign=() if held else tuple(args.foreign_accents),
-                           diphone=args.diphone_voices)
+    held = split in ("heldout", "validate")  # speakers this run never trains on; the same texts whatever the recipe
+    if split == "validate":
+        voices = [v for v in corpus.voices(held_out=False, diphone=True) if corpus.validation(v)]
+    else:
+        voices = corpus.voices(held_out=split == "heldout", foreign=() if held else tuple(args.foreign_accents),
+                               diphone=args.diphone_voices)
+        if args.validate:
+            voices = [v for v in voices if not corpus.validation(v)]
     radio = split == "radio"  # a part of the training takes heard over recorded music alone
     tracks = [corpus.music_track(package) for package in corpus.TRAIN_MUSIC] if radio else None
     noises = (augment.RADIO,) if radio else augment.NOISES
@@ -118,7 +123,8 @@ def build(split: str, args: argparse.Namespace, seed: int) -> dict[str, np.ndarr
     if args.tiny:
         phrases = phrases[:4]
         negatives = negatives[::60]
-    per_command = args.takes if split == "train" else args.radio_takes if radio else max(2, args.takes // 6)
+    per_command = (args.takes if split == "train" else args.radio_takes if radio
+                   else 20 if split == "validate" else max(2, args.takes // 6))  # validation: the same for every recipe
     log(split, len(voices), "voices,", len(phrases), "phrases,", len(negatives), "negatives")
     positives = _takes(voices, [p for _, p in phrases], per_command, rng, args.workers)
     negative_share = 1 if split == "train" else 3  # the radio part: a third, as tuning has
@@ -174,13 +180,17 @@ def build(split: str, args: argparse.Namespace, seed: int) -> dict[str, np.ndarr
 def cached(split: str, args: argparse.Namespace, seed: int) -> dict[str, np.ndarray]:
     # The held-out split depends only on the held-out voices installed (more since Debian's diphone voices).
     recipe = f"-h{len(corpus.voices(held_out=True))}" if split == "heldout" else f"-r{RECIPE}"
+    if split == "validate":
+        recipe = "-validation"
+    elif split != "heldout" and args.validate:
+        recipe += "-nv"
     if split == "radio":
         recipe = f"-music{RADIO_RECIPE}-{args.radio_takes}"
     if split in ("train", "radio") and args.new_speakers:
         recipe += f"-s{round(100 * args.new_speakers)}"
         if args.other_speakers:
             recipe += f"-o{round(100 * args.other_speakers)}"
-    if split != "heldout":  # the held-out split's voices and texts are the same whatever the recipe
+    if split not in ("heldout", "validate"):  # their voices and texts are the same whatever the recipe
         if args.foreign_accents:
             recipe += "-f" + ".".join(args.foreign_accents)
         if args.diphone_voices:
@@ -188,6 +198,8 @@ def cached(split: str, args: argparse.Namespace, seed: int) -> dict[str, np.ndar
         if (args.sentences, args.command_talk, args.near_takes, args.word_takes) != (400, 0, 1, 1):
             recipe += f"-n{args.sentences}.{args.command_talk}.{args.near_takes}.{args.word_takes}"
     path = args.work / f"{split}-{seed}{'-tiny' if args.tiny else ''}-{args.takes}-{args.copies}{recipe}.npz"
+    if split == "validate":  # the same takes whatever the recipe, so every recipe is scored on one file
+        path = args.work / f"{split}-{seed}{'-tiny' if args.tiny else ''}{recipe}.npz"
     if path.exists() and not args.rebuild:
         with np.load(path) as data:
             return {k: data[k] for k in data.files}
@@ -228,6 +240,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--foreign-accents", nargs="*", default=[], choices=corpus.FOREIGN_ACCENTS, metavar="LANG",
                         help="also espeak-ng voices of these languages reading the English text (a family of "
                              "their own, 15 parts in 115 of the takes)")
+    parser.add_argument("--validate", action="store_true",
+                        help="leave the validation speakers (command_corpus.VALIDATION_*) out of training and "
+                             "tuning, and report the head on them: to choose a recipe on training speakers")
     parser.add_argument("--diphone-voices", action="store_true",
                         help="also train on MBROLA's and SVOX Pico's voices and festival's rab and don "
                              "(command_corpus.DIPHONE_PACKAGES: scripts/dev voices), those not held out")
@@ -273,6 +288,12 @@ def main(argv: list[str] | None = None) -> int:
                "other_speakers": args.other_speakers, "radio_takes": args.radio_takes,
                "thresholds": weights["thresholds"].tolist(),
                "train_speakers": sorted(set(train["speaker"].tolist()) - {"-"})}
+    if args.validate:
+        from train_head import report
+
+        validation = cached("validate", args, args.seed + 3000)
+        summary["validation"] = report(weights, labels, validation)
+        summary["validation_speakers"] = sorted(set(validation["speaker"].tolist()) - {"-"})
     if args.heldout:
         from train_head import report
 

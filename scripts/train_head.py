@@ -227,6 +227,10 @@ def report(weights: dict[str, Any], labels: tuple[str, ...], data: dict[str, np.
         right, wrong, false = _rates(p[chosen], truth[chosen], accept)
         positive = chosen & (truth > 0)
         top = float(np.mean(p[positive][:, 1:].argmax(axis=1) + 1 == truth[positive])) if positive.any() else 0.0
+        near = chosen & np.isin(data["kind"], NEAR_KINDS)
+        talk = chosen & np.isin(data["kind"], TALK_KINDS)
         out[name] = {"right": round(right, 4), "wrong": round(wrong, 4), "false": round(false, 4),
+                     "near": round(_rates(p[near], truth[near], accept)[2], 4) if near.any() else 0.0,
+                     "talk": round(_rates(p[talk], truth[talk], accept)[2], 4) if talk.any() else 0.0,
                      "top1": round(top, 4), "n": int(chosen.sum())}
     return out

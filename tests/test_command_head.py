@@ -3,6 +3,7 @@ and the recipe that makes them, run on a tiny set."""
 
 from __future__ import annotations
 
+import json
 import random
 import shutil
 import subprocess
@@ -64,10 +65,18 @@ def test_the_head_runs_in_numpy_on_any_utterance() -> None:
                     reason="needs espeak-ng and flite")
 def test_the_training_recipe_runs_end_to_end_on_a_tiny_set(tmp_path: Path) -> None:
     pytest.importorskip("torch")
-    run = subprocess.run([sys.executable, str(ROOT / "scripts" / "train_command_head.py"), "--tiny",
+    run = subprocess.run([sys.executable, str(ROOT / "scripts" / "train_command_head.py"), "--tiny", "--validate",
                           "--out", str(tmp_path / "model"), "--work", str(tmp_path / "work")],
                          capture_output=True, text=True, timeout=600)
     assert run.returncode == 0, run.stderr[-2000:]
+    summary = json.loads((tmp_path / "model" / "command_head.json").read_text())
+    sys.path.insert(0, str(ROOT / "scripts"))
+    import command_corpus
+
+    trained = {command_corpus.Voice(*speaker.split(":", 1)) for speaker in summary["train_speakers"]
+               if speaker.startswith("espeak:")}
+    assert summary["validation_speakers"] and not any(command_corpus.validation(v) for v in trained)
+    assert {"right", "wrong", "near", "talk"} <= set(summary["validation"]["clean"])
     head = CommandHead(tmp_path / "model" / "command_head.npz")
     assert head.labels[0] == "" and len(head.labels) == 1 + len(CommandSet.load("en").spoken())
     assert head.scores(np.zeros((20, 96), dtype=np.float32)).labels == head.labels
@@ -197,6 +206,16 @@ def test_voices_of_other_languages_are_a_family_of_their_own_and_hold_out_the_sa
     assert not {v.name.split("+")[1] for v in foreign} & command_corpus.HELD_OUT_VARIANTS
     held = set(command_corpus.voices(held_out=True, foreign=("es",))) - set(command_corpus.voices(held_out=True))
     assert held and {v.name.split("+")[1] for v in held} <= command_corpus.HELD_OUT_VARIANTS
+
+
+@pytest.mark.skipif(shutil.which("espeak-ng") is None or shutil.which("sox") is None, reason="needs espeak-ng and sox")
+def test_a_take_made_twice_with_one_seed_is_the_same_sample_for_sample() -> None:
+    sys.path.insert(0, str(ROOT / "scripts"))
+    import command_corpus
+
+    voice = command_corpus.Voice("espeak", "en-us+Andy")
+    first, second = (command_corpus.synthesize(voice, "auto reveal off", random.Random(5)) for _ in range(2))
+    np.testing.assert_array_equal(first, second)
 
 
 def test_diphone_voices_train_only_when_asked_and_their_held_out_speakers_never_train() -> None:
