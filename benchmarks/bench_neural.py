@@ -67,6 +67,7 @@ sys.path.insert(0, str(ROOT.parent / "scripts"))
 
 import augment  # noqa: E402
 import command_corpus as corpus  # noqa: E402
+import recordings  # noqa: E402
 import voice_corpus  # noqa: E402
 
 from voice_rang.commands import CommandSet  # noqa: E402
@@ -118,7 +119,7 @@ def radio(args: argparse.Namespace) -> int:
     out = _out(args)
     nprng = np.random.default_rng(args.seed + 1)
     package = _radio_package(args)
-    track = corpus.music_track(package)
+    track = recordings.music_track(package)
     rows = [json.loads(line) for line in (out / "index.jsonl").read_text().splitlines()]
     by_source = {(r["path"].split("/")[0], Path(r["path"]).stem): r for r in rows}
     index: list[dict[str, Any]] = []
@@ -298,7 +299,7 @@ def _enrolled_folder(item: dict[str, Any]) -> Path | None:
     folders = _enrolled_folders(root)
     if not folders:
         return None
-    own = _enrol_dir(root, item["voice"])
+    own = _enrol_dir(root, item["voice"]) if "voice" in item else None  # recordings of people have no voice name
     return own if own in folders else folders[zlib.crc32(item["path"].encode()) % len(folders)]
 
 

@@ -46,7 +46,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 sys.path.insert(0, str(ROOT / "scripts"))
 sys.path.insert(0, str(ROOT / "tests"))
 
-import command_corpus as corpus  # noqa: E402
+import recordings  # noqa: E402
 import speech_samples  # noqa: E402
 import voice_corpus  # noqa: E402
 from speech_samples import RATE, synthesize, varied_take  # noqa: E402
@@ -121,7 +121,7 @@ def source_track(name: str, seconds: int) -> np.ndarray:
     """A music package's track, or one of :data:`NOISES` as long as ``seconds``."""
     if name in NOISES:
         return noise_track(name, seconds)
-    track: np.ndarray = corpus.music_track(name).astype(np.float64)
+    track: np.ndarray = recordings.music_track(name).astype(np.float64)
     return track
 
 

@@ -9,8 +9,8 @@ MBROLA's diphone voices, SVOX Pico and festival's ``rab`` and ``don``: :data:`DI
 the figures in docs/voice.md are measured on them.
 
 Real recorded music, the radio in the room, comes from Debian's game-music packages
-(:data:`TRAIN_MUSIC`; :func:`music_track` fetches one with ``apt-get download``, cached). As with
-speakers, a whole music source is held out (:data:`HELD_OUT_MUSIC`, the benchmark's radio).
+(:data:`TRAIN_MUSIC`; ``recordings.music_track`` fetches one with ``apt-get download``, cached). As
+with speakers, a whole music source is held out (:data:`HELD_OUT_MUSIC`, the benchmark's radio).
 
 Everything is deterministic given a seed (``random.Random`` and ``numpy.random.Generator`` passed
 in, never global), so ``scripts/train_command_head.py`` makes the same model twice.
@@ -75,9 +75,6 @@ TRAIN_MUSIC = {"asc-music": "Advanced Strategic Command's music, Michael Kievern
 """The music a training take may be heard over (Debian package: its licence)."""
 HELD_OUT_MUSIC = {"fb-music-high": "Frozen Bubble's music, Matthias Le Bidan, GPL-2+"}
 """Never trained on: ``benchmarks/bench_neural.py radio`` plays it behind the held-out speakers."""
-MUSIC_DOWNLOADS = ROOT / "benchmarks" / "out" / "downloads"
-MUSIC_SECONDS = 600
-"""At most this much of a package's music is used (its files in name order): enough to vary."""
 
 
 @dataclass(frozen=True)
@@ -304,46 +301,6 @@ def negative_texts(rng: random.Random, *, sentences_n: int, command_talk_n: int 
 
 
 # ----- synthesis --------------------------------------------------------------------------------
-
-def music_track(package: str, downloads: Path = MUSIC_DOWNLOADS) -> np.ndarray:
-    """A Debian music package's files (tracker modules, Ogg, MP3: ffmpeg decodes them all, the
-    modules through its libopenmpt) as one 16 kHz mono float track of at most
-    :data:`MUSIC_SECONDS`. ``apt-get download`` and the decoded track are cached in ``downloads``."""
-    cached = downloads / f"{package}.16k-{MUSIC_SECONDS}s.wav"
-    if not cached.exists():
-        downloads.mkdir(parents=True, exist_ok=True)
-        root = downloads / package
-        if not root.exists():
-            if not sorted(downloads.glob(f"{package}_*.deb")):
-                subprocess.run(["apt-get", "download", package], check=True, capture_output=True, cwd=downloads)
-            partial = downloads / f"{package}.partial"
-            shutil.rmtree(partial, ignore_errors=True)
-            subprocess.run(["dpkg-deb", "-x", str(sorted(downloads.glob(f"{package}_*.deb"))[-1]), str(partial)],
-                           check=True, capture_output=True)
-            partial.rename(root)
-        files = sorted(p for p in root.rglob("*") if p.suffix.lower() in (".xm", ".mod", ".it", ".s3m",
-                                                                           ".ogg", ".mp3", ".flac"))
-        if not files:
-            raise FileNotFoundError(f"no music files in Debian package {package}")
-        parts: list[bytes] = []
-        left = MUSIC_SECONDS * RATE * 2
-        for path in files:
-            if left <= 0:
-                break
-            decoded = subprocess.run(["ffmpeg", "-nostdin", "-loglevel", "error", "-i", str(path), "-ac", "1",
-                                      "-ar", str(RATE), "-f", "s16le", "-"], check=True, capture_output=True).stdout
-            parts.append(decoded[:left])
-            left -= len(parts[-1])
-        partial_wav = cached.with_suffix(".partial")
-        with wave.open(str(partial_wav), "wb") as out:
-            out.setnchannels(1)
-            out.setsampwidth(2)
-            out.setframerate(RATE)
-            out.writeframes(b"".join(parts))
-        partial_wav.rename(cached)
-    with wave.open(str(cached), "rb") as track:
-        return np.frombuffer(track.readframes(track.getnframes()), dtype="<i2").astype(np.float32)
-
 
 def _to_16k(data: bytes) -> np.ndarray:
     out = subprocess.run(["sox", "-R", "-t", "wav", "-", "-t", "raw", "-r", str(RATE), "-c", "1", "-b", "16",

@@ -38,13 +38,14 @@ sys.path.insert(0, str(HERE.parent))
 
 import augment  # noqa: E402
 import command_corpus as corpus  # noqa: E402
+import recordings  # noqa: E402
 
 from voice_rang.listen.embedding import HEAD_FRAMES, SpeechEmbedding, features  # noqa: E402
 
 PACKAGE_MODEL = HERE.parent / "voice_rang" / "listen" / "models" / "command_head.npz"
 HEAD_MODULE = HERE.parent / "voice_rang" / "listen" / "command_head.py"
 WORK = HERE.parent / "benchmarks" / "out" / "head"
-RECIPE = 2
+RECIPE = 3
 """Bumped whenever the voices or the conditions of the training or tuning takes change, so a cache
 made by an older recipe is never read as this one's."""
 RADIO_RECIPE = 1
@@ -109,7 +110,7 @@ def build(split: str, args: argparse.Namespace, seed: int) -> dict[str, np.ndarr
         if args.validate:
             voices = [v for v in voices if not corpus.validation(v)]
     radio = split == "radio"  # a part of the training takes heard over recorded music alone
-    tracks = [corpus.music_track(package) for package in corpus.TRAIN_MUSIC] if radio else None
+    tracks = [recordings.music_track(package) for package in corpus.TRAIN_MUSIC] if radio else None
     noises = (augment.RADIO,) if radio else augment.NOISES
     if args.tiny:
         voices = [v for v in voices if v.engine in ("espeak", "flite")][:6]
@@ -165,6 +166,13 @@ def build(split: str, args: argparse.Namespace, seed: int) -> dict[str, np.ndarr
             conditioned, described = augment.condition(nprng, samples, talk, new_speaker_share=shifted,
                                                        other_speaker_share=far, noises=noises, tracks=tracks)
             add(conditioned, "", kind_of[text], voice.speaker, described)
+    if args.real_talk and split in ("train", "tune"):  # people: every other clip trains, the rest tune
+        clips = recordings.real_talk()[0 if split == "train" else 1::2]
+        for _, clip in clips:
+            for piece in recordings.pieces(clip, rng):
+                for _ in range(copies):  # few as they are, each heard in as many rooms as a command
+                    conditioned, described = augment.condition(nprng, piece, talk, noises=noises)
+                    add(conditioned, "", "talk", f"people:{recordings.REAL_TALK_PACKAGE}", described)
     for _ in range(len(negative_takes) // (1 if radio else 4)):  # the radio alone, nobody speaking
         sound, described = augment.noise_alone(nprng, talk, noises, tracks)
         add(sound, "", "noise", "-", described)
@@ -195,6 +203,8 @@ def cached(split: str, args: argparse.Namespace, seed: int) -> dict[str, np.ndar
             recipe += "-f" + ".".join(args.foreign_accents)
         if args.diphone_voices:
             recipe += "-mb"
+        if args.real_talk:
+            recipe += "-rt"
         if (args.sentences, args.command_talk, args.near_takes, args.word_takes) != (400, 0, 1, 1):
             recipe += f"-n{args.sentences}.{args.command_talk}.{args.near_takes}.{args.word_takes}"
     path = args.work / f"{split}-{seed}{'-tiny' if args.tiny else ''}-{args.takes}-{args.copies}{recipe}.npz"
@@ -243,6 +253,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--validate", action="store_true",
                         help="leave the validation speakers (command_corpus.VALIDATION_*) out of training and "
                              "tuning, and report the head on them: to choose a recipe on training speakers")
+    parser.add_argument("--real-talk", action="store_true",
+                        help="also train on people talking (recordings.REAL_TALK_PACKAGE, a Debian package's "
+                             "spoken messages) as what is not a command")
     parser.add_argument("--diphone-voices", action="store_true",
                         help="also train on MBROLA's and SVOX Pico's voices and festival's rab and don "
                              "(command_corpus.DIPHONE_PACKAGES: scripts/dev voices), those not held out")

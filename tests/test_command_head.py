@@ -218,6 +218,20 @@ def test_a_take_made_twice_with_one_seed_is_the_same_sample_for_sample() -> None
     np.testing.assert_array_equal(first, second)
 
 
+def test_long_real_talk_is_cut_into_pieces_an_endpointer_might_make_and_short_talk_is_kept_whole() -> None:
+    sys.path.insert(0, str(ROOT / "scripts"))
+    import recordings
+
+    rate = recordings.RATE
+    clip = np.arange(10 * rate, dtype=np.float32)
+    cut = recordings.pieces(clip, random.Random(3))
+    assert len(cut) >= 4 and all(rate // 2 <= len(piece) <= int(2.6 * rate) for piece in cut)
+    np.testing.assert_array_equal(np.concatenate(cut), clip[:sum(len(piece) for piece in cut)])
+    assert len(clip) - sum(len(piece) for piece in cut) < rate // 2
+    short = clip[: 2 * rate]
+    assert [len(piece) for piece in recordings.pieces(short, random.Random(3))] == [2 * rate]
+
+
 def test_diphone_voices_train_only_when_asked_and_their_held_out_speakers_never_train() -> None:
     sys.path.insert(0, str(ROOT / "scripts"))
     import command_corpus
