@@ -97,8 +97,9 @@ def _takes(voices: list[corpus.Voice], texts: list[str], per_text: int, rng: ran
 
 
 def build(split: str, args: argparse.Namespace, seed: int) -> dict[str, np.ndarray]:
-    """Features and labels of one split: ``train`` and ``tune`` (training voices, different takes)
-    or ``heldout`` (held-out speakers: for the model card's own figures only)."""
+    """Features and labels of one split: ``train`` and ``tune`` (training voices, different takes),
+    ``validate`` (the validation speakers, left out of those with ``--validate``: to choose a recipe
+    on) or ``heldout`` (held-out speakers: for the model card's own figures only)."""
     rng = random.Random(seed)
     nprng = np.random.default_rng(seed)
     held = split in ("heldout", "validate")  # speakers this run never trains on; the same texts whatever the recipe
