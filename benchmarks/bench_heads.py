@@ -7,6 +7,7 @@ score run each.
     .venv/bin/python benchmarks/bench_neural.py score --limit 2        # decodes once, keeps embeddings
     .venv/bin/python benchmarks/bench_heads.py NEW.npz [OTHER.npz ...] # [--set radio] [--voices training]
     .venv/bin/python benchmarks/bench_heads.py NEW.npz --voices training --rule trust_min_head=0.1
+    .venv/bin/python benchmarks/bench_heads.py NEW.npz --set human --rows rows.jsonl  # people; every answer
 
 Receives the rows of ``scores-<set>.jsonl`` and the embeddings of ``features-<set>.npz`` beside
 them (:func:`bench_neural.features_path`). Emits ``bench_neural``'s table: the released recogniser
