@@ -77,11 +77,11 @@ from voice_rang.listen.wavfile import read_wav_16k  # noqa: E402
 
 OUT = ROOT / "out" / "neural"
 TUNING_OUT = ROOT / "out" / "neural-tuning"
+"""``--voices training``: new takes of the training voices, where a rule may be tuned."""
 VOICE_SETS = {"heldout": OUT, "training": TUNING_OUT, "training-diphone": ROOT / "out" / "neural-tuning-diphone"}
 """``--voices``: the held-out speakers (the figures); new takes of the training voices, where a rule
 or a head may be chosen; the same with the training voices of Debian's diphone packages among them
 (``command_corpus.DIPHONE_PACKAGES``), for a head trained on those."""
-"""``--voices training``: new takes of the training voices, where a rule may be tuned."""
 TUNING_SEED = 7919
 """Added to ``--seed`` for the training voices' takes, so they are not the training's own."""
 ROOMS = {"0.3s": ("20", "60", "30"), **voice_corpus.ROOMS}

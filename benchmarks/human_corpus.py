@@ -93,6 +93,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent
 sys.path.insert(0, str(ROOT.parent))
+sys.path.insert(0, str(ROOT.parent / "scripts"))
+
+import recordings  # noqa: E402
 
 from voice_rang.commands import CommandSet, normalize  # noqa: E402
 
@@ -202,24 +205,8 @@ def _reason(error: Exception) -> str:
 
 
 def _debian_package(name: str) -> Path:
-    """``apt-get download`` one package (cached) and unpack it; its root directory.
-
-    It is unpacked beside its final name and then renamed, so that an interrupted run (Hedgewars
-    is 145 MB) leaves no half-unpacked tree for the next run to trust."""
-    DOWNLOADS.mkdir(parents=True, exist_ok=True)
-    debs = sorted(DOWNLOADS.glob(f"{name}_*.deb"))
-    if not debs:
-        _run(["apt-get", "download", name], cwd=DOWNLOADS)
-        debs = sorted(DOWNLOADS.glob(f"{name}_*.deb"))
-        if not debs:
-            raise FileNotFoundError(f"apt-get download {name} left no {name}_*.deb in {DOWNLOADS}")
-    root = DOWNLOADS / name
-    if not root.exists():
-        partial = DOWNLOADS / f"{name}.partial"
-        shutil.rmtree(partial, ignore_errors=True)
-        _run(["dpkg-deb", "-x", str(debs[-1]), str(partial)])
-        partial.rename(root)
-    return root
+    """``apt-get download`` one package (cached in :data:`DOWNLOADS`) and unpack it; its root."""
+    return recordings.debian_package(name, DOWNLOADS)
 
 
 def _pypi_sdist(requirement: str) -> Path:

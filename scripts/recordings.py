@@ -30,7 +30,7 @@ def music_track(package: str, downloads: Path = MUSIC_DOWNLOADS) -> np.ndarray:
     :data:`MUSIC_SECONDS`. ``apt-get download`` and the decoded track are cached in ``downloads``."""
     cached = downloads / f"{package}.16k-{MUSIC_SECONDS}s.wav"
     if not cached.exists():
-        root = _package_root(package, downloads)
+        root = debian_package(package, downloads)
         files = sorted(p for p in root.rglob("*") if p.suffix.lower() in (".xm", ".mod", ".it", ".s3m",
                                                                            ".ogg", ".mp3", ".flac"))
         if not files:
@@ -40,9 +40,7 @@ def music_track(package: str, downloads: Path = MUSIC_DOWNLOADS) -> np.ndarray:
         for path in files:
             if left <= 0:
                 break
-            decoded = subprocess.run(["ffmpeg", "-nostdin", "-loglevel", "error", "-i", str(path), "-ac", "1",
-                                      "-ar", str(RATE), "-f", "s16le", "-"], check=True, capture_output=True).stdout
-            parts.append(decoded[:left])
+            parts.append(_pcm16(path)[:left])
             left -= len(parts[-1])
         partial_wav = cached.with_suffix(".partial")
         with wave.open(str(partial_wav), "wb") as out:
@@ -65,26 +63,33 @@ REAL_TALK_LEFT_OUT = frozenset({"audio/memressp/tutorial/pcv431.ogg"})
 """Clips that are a command said alone ("No."), found by transcribing every clip: not talk."""
 
 
-def _package_root(package: str, downloads: Path) -> Path:
-    """A Debian package unpacked under ``downloads`` (``apt-get download``, cached)."""
-    root = downloads / package
+def debian_package(name: str, downloads: Path = MUSIC_DOWNLOADS) -> Path:
+    """``apt-get download`` one package (cached in ``downloads``) and unpack it; its root directory.
+
+    It is unpacked beside its final name and then renamed, so that an interrupted run leaves no
+    half-unpacked tree for the next run to trust."""
+    downloads.mkdir(parents=True, exist_ok=True)
+    debs = sorted(downloads.glob(f"{name}_*.deb"))
+    if not debs:
+        subprocess.run(["apt-get", "download", name], check=True, capture_output=True, cwd=downloads)
+        debs = sorted(downloads.glob(f"{name}_*.deb"))
+        if not debs:
+            raise FileNotFoundError(f"apt-get download {name} left no {name}_*.deb in {downloads}")
+    root = downloads / name
     if not root.exists():
-        downloads.mkdir(parents=True, exist_ok=True)
-        if not sorted(downloads.glob(f"{package}_*.deb")):
-            subprocess.run(["apt-get", "download", package], check=True, capture_output=True, cwd=downloads)
-        partial = downloads / f"{package}.partial"
+        partial = downloads / f"{name}.partial"
         shutil.rmtree(partial, ignore_errors=True)
-        subprocess.run(["dpkg-deb", "-x", str(sorted(downloads.glob(f"{package}_*.deb"))[-1]), str(partial)],
-                       check=True, capture_output=True)
+        subprocess.run(["dpkg-deb", "-x", str(debs[-1]), str(partial)], check=True, capture_output=True)
         partial.rename(root)
     return root
 
 
-def _decode(data: bytes) -> np.ndarray:
-    """Any audio ffmpeg reads, as 16 kHz mono float samples on the int16 scale."""
-    out = subprocess.run(["ffmpeg", "-nostdin", "-loglevel", "error", "-i", "-", "-ac", "1", "-ar", str(RATE),
-                          "-f", "s16le", "-"], input=data, check=True, capture_output=True).stdout
-    return np.frombuffer(out, dtype="<i2").astype(np.float32)
+def _pcm16(source: Path | bytes) -> bytes:
+    """Any audio ffmpeg reads (a file, or its bytes), as 16 kHz mono 16-bit samples."""
+    given = ["-i", "-"] if isinstance(source, bytes) else ["-i", str(source)]
+    return subprocess.run(["ffmpeg", "-nostdin", "-loglevel", "error", *given, "-ac", "1", "-ar", str(RATE),
+                           "-f", "s16le", "-"], input=source if isinstance(source, bytes) else None,
+                          check=True, capture_output=True).stdout
 
 
 def real_talk(downloads: Path = MUSIC_DOWNLOADS) -> list[tuple[str, np.ndarray]]:
@@ -94,12 +99,12 @@ def real_talk(downloads: Path = MUSIC_DOWNLOADS) -> list[tuple[str, np.ndarray]]
 
     cached = downloads / f"{REAL_TALK_PACKAGE}.talk.npz"
     if not cached.exists():
-        archive = next(_package_root(REAL_TALK_PACKAGE, downloads).rglob("base.wz"))
+        archive = next(debian_package(REAL_TALK_PACKAGE, downloads).rglob("base.wz"))
         clips: dict[str, np.ndarray] = {}
         with zipfile.ZipFile(archive) as wz:
             for name in sorted(wz.namelist()):
                 if name.endswith(".ogg") and name.startswith(REAL_TALK_FOLDERS):
-                    clips[name] = _decode(wz.read(name))
+                    clips[name] = np.frombuffer(_pcm16(wz.read(name)), dtype="<i2").astype(np.float32)
         partial = cached.with_suffix(".partial.npz")
         np.savez_compressed(partial, **clips)  # type: ignore[arg-type]
         partial.rename(cached)
