@@ -24,7 +24,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent))
 
-from train_head import NEAR_KINDS, TALK_KINDS, _rates, operating_point, probabilities  # noqa: E402
+from train_head import NEAR_KINDS, TALK_KINDS, _rates, conditions, operating_point, probabilities  # noqa: E402
 
 
 def row(name: str, weights: dict[str, np.ndarray], split: dict[str, np.ndarray]) -> str:
@@ -33,10 +33,8 @@ def row(name: str, weights: dict[str, np.ndarray], split: dict[str, np.ndarray])
     index = {label: n for n, label in enumerate(labels)}
     truth = np.array([index[str(label)] for label in split["label"]])
     accept, _ = operating_point(p, truth, split["kind"])
-    condition = split["condition"]
     cells = []
-    for chosen in (np.array(["dB" not in c and "room" not in c for c in condition]),
-                   np.array(["dB" in c for c in condition]), np.array(["room" in c for c in condition])):
+    for chosen in conditions(split["condition"]).values():
         right, wrong, _ = _rates(p[chosen & (truth > 0)], truth[chosen & (truth > 0)], accept)
         cells.append(f"{100 * right:.1f} / {100 * wrong:.1f} %")
     talk = np.isin(split["kind"], TALK_KINDS)

@@ -212,6 +212,14 @@ def thresholds(weights: dict[str, Any], labels: tuple[str, ...], tune: dict[str,
     return accept, ask
 
 
+def conditions(described: np.ndarray) -> dict[str, np.ndarray]:
+    """Masks of a split's takes heard clean, in noise and in a room (a take may be both of the last
+    two), from the descriptions :func:`augment.condition` gave them."""
+    return {"clean": np.array(["dB" not in c and "room" not in c for c in described]),
+            "noisy": np.array(["dB" in c for c in described]),
+            "room": np.array(["room" in c for c in described])}
+
+
 def report(weights: dict[str, Any], labels: tuple[str, ...], data: dict[str, np.ndarray]) -> dict[str, Any]:
     """The head alone on a split, by condition: for the model card (the live path's figures are
     ``benchmarks/bench_neural.py``'s)."""
@@ -220,10 +228,7 @@ def report(weights: dict[str, Any], labels: tuple[str, ...], data: dict[str, np.
     truth = np.array([index[str(label)] for label in data["label"]])
     accept = float(weights["thresholds"][0])
     out: dict[str, Any] = {}
-    for name, chosen in (("all", np.ones(len(truth), bool)),
-                         ("clean", np.array(["dB" not in c and "room" not in c for c in data["condition"]])),
-                         ("noisy", np.array(["dB" in c for c in data["condition"]])),
-                         ("room", np.array(["room" in c for c in data["condition"]]))):
+    for name, chosen in (("all", np.ones(len(truth), bool)), *conditions(data["condition"]).items()):
         right, wrong, false = _rates(p[chosen], truth[chosen], accept)
         positive = chosen & (truth > 0)
         top = float(np.mean(p[positive][:, 1:].argmax(axis=1) + 1 == truth[positive])) if positive.any() else 0.0
