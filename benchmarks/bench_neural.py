@@ -12,6 +12,11 @@ never trained or tuned the head.
     .venv/bin/python benchmarks/bench_neural.py make --voices training   # new takes of the training
     .venv/bin/python benchmarks/bench_neural.py score --voices training  # voices: where a rule is tuned
     .venv/bin/python benchmarks/bench_neural.py conflicts --voices training  # where the models disagreed
+    .venv/bin/python benchmarks/bench_neural.py ear --voices training-diphone  # the second ear's numbers
+
+With Moonshine installed (``pip install -e ".[ear]"``), ``score`` also gives the live rule with
+the second ear (``voice_rang.listen.transcriber``; not part of the live path) and keeps its
+verdicts in the rows, for ``ear``.
 
 ``make`` writes ``benchmarks/out/neural/``: the held-out voices (:data:`command_corpus.HELD_OUT`:
 CMU ARCTIC slt through flite and festival, espeak-ng's Caribbean and Scottish accents and six of
@@ -71,7 +76,7 @@ import recordings  # noqa: E402
 import voice_corpus  # noqa: E402
 
 from voice_rang.commands import CommandSet  # noqa: E402
-from voice_rang.listen.decision import Rule, decide  # noqa: E402
+from voice_rang.listen.decision import Rule, decide, hear_again, settle  # noqa: E402
 from voice_rang.listen.recognizer import decode_pcm, summarize  # noqa: E402
 from voice_rang.listen.wavfile import read_wav_16k  # noqa: E402
 
@@ -272,6 +277,7 @@ def _init() -> None:
     from voice_rang.listen.neural import NeuralRecognizer
 
     _state["recognizer"] = NeuralRecognizer(CommandSet.load("en"))
+    _state["recognizer"].load_second_ear(wait=True)
     _state["personal"] = {}
     if _state.get("compare"):
         from voice_rang.listen.command_head import CommandHead
@@ -360,12 +366,34 @@ def _decode(item: dict[str, Any]) -> dict[str, Any]:
             result = summarize([decide(h, other.scores(u), None, rule, theirs.match(u)) for h, _, _, u in said])
             row["other head, personal"] = {"command": result.command, "unsure": result.unsure,
                                            "reason": result.reason}
+    base = replace(rules(recognizer.head.accept, recognizer.head.ask)["live rule (+ trust)"], second_ear=True)
+    verdicts: dict[int, Any] = {}
+
+    def second_ear(at: int, first: Any) -> Any:
+        """``first``, settled by the second ear where the live path would ask it."""
+        if recognizer.transcriber is None or not hear_again(first, base):
+            return first
+        if at not in verdicts:
+            live = recognizer.verdicts[at]
+            heard, scores = said[at][0], said[at][1]
+            verdicts[at] = live if live is not None else recognizer.transcriber.hear(
+                recognizer.audio[at], recognizer.candidates(heard, scores))
+        return settle(first, verdicts[at], None, base)
+
+    if recognizer.transcriber is not None:
+        result = summarize([second_ear(i, decide(h, s, None, base, None)) for i, (h, s, _, _) in enumerate(said)])
+        row["live rule + second ear"] = {"command": result.command, "unsure": result.unsure, "reason": result.reason}
     if recognizer.personal is not None:
-        base = rules(recognizer.head.accept, recognizer.head.ask)["live rule (+ trust)"]
         result = summarize([decide(h, s, None, base, m) for h, s, m, _ in said])
         row["personal"] = {"command": result.command, "unsure": result.unsure, "reason": result.reason}
+        if recognizer.transcriber is not None:
+            result = summarize([second_ear(i, decide(h, s, None, base, m)) for i, (h, s, m, _) in enumerate(said)])
+            row["personal + second ear"] = {"command": result.command, "unsure": result.unsure,
+                                            "reason": result.reason}
     row["said"] = [{"grammar": dataclasses.asdict(h), "head": list(s.probabilities),
-                    "personal": None if m is None else dataclasses.asdict(m)} for h, s, m, _ in said]
+                    "personal": None if m is None else dataclasses.asdict(m),
+                    "verdict": None if i not in verdicts else dataclasses.asdict(verdicts[i])}
+                   for i, (h, s, m, _) in enumerate(said)]
     if said:  # kept apart from the rows (benchmarks/bench_heads.py weighs other heads on them)
         row["_features"] = np.stack([u for _, _, _, u in said]).astype(np.float16)
     row["ms"] = max((h.ms for h, _, _, _ in said), default=0.0)
@@ -512,10 +540,12 @@ def score(args: argparse.Namespace) -> int:
         out.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
     columns = ["released", "head alone", "head + veto + rescue", "live rule, no second opinion",
                "live rule (+ trust)"]
+    columns += ["live rule + second ear"] if any("live rule + second ear" in r for r in rows) else []
     if args.compare_head or any("other head" in r for r in rows):
         columns.insert(1, "other head")
     if any("personal" in r for r in rows):
         columns.append("personal")
+        columns += ["personal + second ear"] if any("personal + second ear" in r for r in rows) else []
         if "other head" in columns:
             columns.append("other head, personal")
     print("\n".join(table(rows, columns)))
@@ -544,9 +574,61 @@ def conflicts(args: argparse.Namespace) -> int:
     return 0
 
 
+EAR_WITHIN = (1.0, 2.0, 3.0, 4.0, 5.0, 6.0)
+EAR_LEAD = (2.0, 3.0, 4.0, 5.0, 6.0, 8.0)
+
+
+def ear(args: argparse.Namespace) -> int:
+    """The last score's rows settled again with every pair of the second ear's numbers
+    (``Rule.ear_within``, ``Rule.ear_lead``; the verdicts were kept in the rows), against the live
+    rule without it: commands right and wrong, other lines taken. Where the numbers are chosen
+    (on the training voices' rows only, ``--voices training-diphone``)."""
+    from voice_rang.listen.command_head import CommandHead, HeadScores
+    from voice_rang.listen.results import Recognition
+    from voice_rang.listen.transcriber import Verdict
+
+    labels = CommandHead.released().labels
+    base = replace(rules(0.0, 0.0)["live rule (+ trust)"], accept=CommandHead.released().accept,
+                   ask=CommandHead.released().ask, second_ear=True)
+    rows = [json.loads(line) for line in (_out(args) / f"scores-{args.set}.jsonl").read_text().splitlines()]
+
+    def counts(rule: Rule | None) -> dict[str, tuple[int, int, int]]:
+        tally: dict[str, list[int]] = {}
+        for row in rows:
+            answers = []
+            for said in row.get("said", []):
+                first = decide(Recognition(**said["grammar"]), HeadScores(labels, tuple(said["head"])),
+                               None, base, None)
+                if rule is not None and said.get("verdict") and hear_again(first, rule):
+                    first = settle(first, Verdict(**said["verdict"]), None, rule)
+                answers.append(first)
+            result = summarize(answers)
+            kind = {"command": "commands", "test": "enrolled"}.get(row["kind"]) or (
+                "near words" if row.get("neg_type") in ("near", "word") else "other lines")
+            key = f"{kind} {row['condition'].split()[0]}"
+            right = int(row["kind"] != "negative" and result.command == row["expected"])
+            wrong = int(result.command is not None and not right)
+            entry = tally.setdefault(key, [0, 0, 0])
+            entry[0] += right
+            entry[1] += wrong
+            entry[2] += 1
+        return {key: (a, b, n) for key, (a, b, n) in sorted(tally.items())}
+
+    def line(name: str, tally: dict[str, tuple[int, int, int]]) -> str:
+        return f"{name:<22}" + "  ".join(f"{key} {a}/{b} of {n}" if key.startswith(("commands", "enrolled"))
+                                         else f"{key} {b} of {n}" for key, (a, b, n) in tally.items())
+
+    print("right/wrong of n for commands; taken of n for the rest")
+    print(line("without", counts(None)))
+    for within in EAR_WITHIN:
+        for lead in EAR_LEAD:
+            print(line(f"within {within:g} lead {lead:g}", counts(replace(base, ear_within=within, ear_lead=lead))))
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("action", choices=("make", "radio", "score", "table", "conflicts"))
+    parser.add_argument("action", choices=("make", "radio", "score", "table", "conflicts", "ear"))
     parser.add_argument("--set", choices=("heldout", "radio", "corpus", "human"), default="heldout")
     parser.add_argument("--voices", choices=tuple(VOICE_SETS), default="heldout",
                         help="training: new takes of the training voices (benchmarks/out/neural-tuning), "
@@ -562,7 +644,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--heads-only", action="store_true",
                         help="with --compare-head: both heads alone on whole files (quick, not the live path)")
     args = parser.parse_args(argv)
-    return {"make": make, "radio": radio, "score": score, "table": score, "conflicts": conflicts}[args.action](args)
+    return {"make": make, "radio": radio, "score": score, "table": score, "conflicts": conflicts,
+            "ear": ear}[args.action](args)
 
 
 if __name__ == "__main__":

