@@ -105,7 +105,8 @@ class NeuralRecognizer:
     def feed(self, pcm: bytes) -> None:
         self.grammar.feed(pcm)
         self._stream.feed(pcm)
-        self._pcm += pcm
+        if self.transcriber is not None:
+            self._pcm += pcm
         self._last_chunk = len(pcm) // 2
 
     def prepare(self) -> None:
