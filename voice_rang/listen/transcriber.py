@@ -9,9 +9,11 @@ stop, comma, "!" or "?" and then the end).
 Why: the command head and the grammar decoders learnt or were tuned on synthetic voices, and
 leave a fifth of held-out speakers' clean commands to a question or to silence. Moonshine was
 trained on a great deal of people's speech. Its free transcription alone matches a command phrase
-exactly too seldom ("Argoreville off."), but how likely it finds a command, next to how likely it
-finds what it would write itself, tells a command from talk (docs/voice.md). It costs about 20 ms
-for the encoder and 15 ms a token, so it is asked only when the first ear did not act.
+exactly too seldom ("Argoreville off."), so it is asked how likely each command is, next to how
+likely it finds what it would write itself. It costs about 25 ms for the encoder and 15 ms a
+token. Measured as a rescue for what the rule leaves, it heard more commands but took more near
+words and talk on the training voices than the gate allowed (docs/voice-experiments.md, *A second
+ear*), so it is an option of the benchmarks, not of the live path (``Rule.second_ear``).
 """
 
 from __future__ import annotations
