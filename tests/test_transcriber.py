@@ -70,7 +70,7 @@ def test_unknown_candidates_are_ignored(ear: Transcriber) -> None:
 @needs_flite
 def test_the_live_path_asks_the_second_ear_only_when_the_rule_did_not_act() -> None:
     recognizer = NeuralRecognizer(CommandSet.load("en"))
-    recognizer.load_second_ear(wait=True)
+    recognizer.load_second_ear()
     recognizer.rule = replace(recognizer.rule, second_ear=True)
     assert recognizer.transcriber is not None
     clear = summarize(decode_pcm(recognizer, SILENCE + synthesize("turn", "kal16") + SILENCE))
@@ -82,7 +82,7 @@ def test_the_live_path_asks_the_second_ear_only_when_the_rule_did_not_act() -> N
 @needs_flite
 def test_a_command_in_noise_is_never_made_another_command_by_the_second_ear() -> None:
     recognizer = NeuralRecognizer(CommandSet.load("en"))
-    recognizer.load_second_ear(wait=True)
+    recognizer.load_second_ear()
     recognizer.rule = replace(recognizer.rule, second_ear=True)
     noisy = with_white_noise(synthesize("repeat", "slt"), 10.0, seconds_before=0.5)
     result = summarize(decode_pcm(recognizer, noisy + SILENCE))

@@ -29,6 +29,8 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from ..xdg import base_dir
+
 __all__ = ["PACKAGE", "MoonshineModel", "MoonshineUnavailable", "cache_dir", "model_files", "prepare"]
 
 PACKAGE = "moonshine_cpp"
@@ -61,8 +63,7 @@ def model_files() -> Path:
 
 def cache_dir() -> Path:
     """Where converted models are kept (XDG base directory specification)."""
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "voice-rang"
+    return base_dir("XDG_CACHE_HOME", ".cache")
 
 
 def _digest(folder: Path) -> str:

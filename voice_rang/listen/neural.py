@@ -24,7 +24,7 @@ from ..commands import CommandSet
 from .command_head import CommandHead, HeadScores
 from .decision import Rule, decide, hear_again, settle
 from .embedding import EmbeddingStream, SpeechEmbedding
-from .moonshine import MoonshineModel, MoonshineUnavailable
+from .moonshine import MoonshineModel
 from .personal import PersonalMatch, PersonalVoice
 from .recognizer import Recognizer, Tuning
 from .results import Completion, Recognition
@@ -44,7 +44,7 @@ class NeuralRecognizer:
 
     def __init__(self, commands: CommandSet, *, language: str = "en", tuning: Tuning | None = None,
                  rule: Rule | None = None, head: CommandHead | None = None,
-                 personal: PersonalVoice | None = None, transcriber: Transcriber | None = None) -> None:
+                 personal: PersonalVoice | None = None) -> None:
         self.commands = commands
         self.grammar = Recognizer(commands, language=language, tuning=tuning)
         self.head = head or CommandHead.released()
@@ -56,10 +56,9 @@ class NeuralRecognizer:
         self._allowed: frozenset[str] | None = None
         self._lock = threading.Lock()
         self._pcm = bytearray()
-        self.transcriber = transcriber
+        self.transcriber: Transcriber | None = None
         """The second ear (benchmarks only: ``Rule.second_ear``); ``None`` until
-        :meth:`load_second_ear`, or when Moonshine could not be loaded."""
-        self.second_ear_error: str | None = None
+        :meth:`load_second_ear`."""
         self.last: list[tuple[Recognition, HeadScores, PersonalMatch | None, np.ndarray]] = []
         """What each model said of each utterance since :meth:`reset_stream`, and the utterance's
         embeddings, for benchmarks that weigh other rules or heads on the same decoding."""
@@ -70,19 +69,10 @@ class NeuralRecognizer:
         """Each utterance of :attr:`last` as the second ear hears it (PCM16; empty without a
         second ear), for benchmarks."""
 
-    def load_second_ear(self, *, wait: bool) -> None:
-        """Load Moonshine (about a second; its first use in a cache converts it, several) now
-        (``wait``) or on a thread, the rule deciding alone until it is there. A model that cannot
-        be loaded leaves one sentence in :attr:`second_ear_error`."""
-        def load() -> None:
-            try:
-                self.transcriber = Transcriber(self.commands, MoonshineModel.shared())
-            except MoonshineUnavailable as error:
-                self.second_ear_error = str(error)
-        if wait:
-            load()
-        else:
-            threading.Thread(target=load, name="second-ear", daemon=True).start()
+    def load_second_ear(self) -> None:
+        """Load Moonshine (about a second; its first use in a cache converts it, several);
+        :class:`.moonshine.MoonshineUnavailable` with one sentence when it cannot be."""
+        self.transcriber = Transcriber(self.commands, MoonshineModel.shared())
 
     def reset_stream(self) -> None:
         self.grammar.reset_stream()

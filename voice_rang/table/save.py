@@ -46,6 +46,7 @@ from ..engine import MAX_SEATS, MIN_SEATS, DeckError, Event, Game, parse_deck
 from ..engine.cards import Card
 from ..engine.game import DEFAULT_CAP
 from ..engine.log import encode_events
+from ..xdg import base_dir
 
 __all__ = ["SAVE_VERSION", "Keeper", "SaveError", "SavedGame", "open_log", "read_save",
            "remove_save", "save_path", "state_dir", "write_save"]
@@ -70,9 +71,7 @@ class SaveError(Exception):
 def state_dir() -> Path:
     """Where voice-rang keeps its state: ``$XDG_STATE_HOME/voice-rang``, by default
     ``~/.local/state/voice-rang`` (the XDG base directory specification)."""
-    base = os.environ.get("XDG_STATE_HOME", "")
-    root = Path(base) if os.path.isabs(base) else Path.home() / ".local" / "state"
-    return root / "voice-rang"
+    return base_dir("XDG_STATE_HOME", ".local", "state")
 
 
 def save_path(name: str = "play") -> Path:
