@@ -3,7 +3,7 @@
 point on that split: how recipes are chosen on validation speakers (``--validate``), never on
 held-out ones.
 
-    .venv/bin/python scripts/compare_heads.py benchmarks/out/head/validate-3019-60-3-validation.npz \\
+    .venv/bin/python scripts/compare_heads.py benchmarks/out/head/validate-3019-validation.npz \\
         A/command_head.npz B/command_head.npz
 
 Receives the split (embeddings, labels, kinds, conditions) and heads. Emits one Markdown row per
