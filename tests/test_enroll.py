@@ -78,3 +78,10 @@ def test_templates_handed_back_from_another_process_match_as_the_takes_did() -> 
     assert rebuilt.match_pooled(said).command == original.commands[-1]
     with pytest.raises(ValueError):
         PersonalVoice.from_templates(original.templates, original.commands[1:], head=original.head)
+
+
+def test_a_relative_data_directory_is_ignored_as_the_xdg_specification_asks(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("XDG_DATA_HOME", "relative/is/ignored")
+    assert voice_dir() == tmp_path / "home" / ".local" / "share" / "voice-rang" / "voice"

@@ -52,3 +52,15 @@ def test_a_damaged_token_file_only_means_joining_afresh(junk: bytes) -> None:
     path.write_bytes(junk)
     found = load_token(seat_key("10.0.0.2", 8765, "ann"))
     assert found is None or isinstance(found, str)
+
+
+def test_a_relative_state_directory_is_ignored_as_the_xdg_specification_asks(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("XDG_STATE_HOME", "relative/is/ignored")
+    monkeypatch.chdir(tmp_path)
+    key = seat_key("127.0.0.1", 4000, "Ann")
+    save_token(key, "secret")
+    assert (tmp_path / "home" / ".local" / "state" / "voice-rang" / "seats.json").is_file()
+    assert not (tmp_path / "relative").exists()
+    assert load_token(key) == "secret"

@@ -13,12 +13,12 @@ under ``$XDG_DATA_HOME/voice-rang/voice/`` (``~/.local/share`` when unset), one 
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
+from ..xdg import base_dir
 from .command_head import CommandHead
 from .embedding import SpeechEmbedding, features
 
@@ -37,9 +37,8 @@ CLIPPED_SHARE = 0.001
 
 
 def voice_dir() -> Path:
-    """Where enrolled takes live (XDG base directory specification)."""
-    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(base) / "voice-rang" / "voice"
+    """Where enrolled takes live (XDG base directory specification: ``$XDG_DATA_HOME``)."""
+    return base_dir("XDG_DATA_HOME", ".local", "share") / "voice"
 
 
 def command_of_file(name: str, known: set[str]) -> str | None:

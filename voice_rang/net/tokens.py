@@ -13,6 +13,8 @@ import json
 import os
 from pathlib import Path
 
+from ..xdg import base_dir
+
 __all__ = ["forget_token", "load_token", "save_token", "seat_key"]
 
 
@@ -31,8 +33,7 @@ def _host_and_name(key: str) -> tuple[str, str]:
 
 
 def _path() -> Path:
-    base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
-    return Path(base) / "voice-rang" / "seats.json"
+    return base_dir("XDG_STATE_HOME", ".local", "state") / "seats.json"
 
 
 def _read() -> dict[str, str]:
