@@ -34,7 +34,7 @@ sys.path.insert(0, str(ROOT.parent))
 
 import bench_neural  # noqa: E402
 
-from voice_rang.listen.command_head import CommandHead  # noqa: E402
+from voice_rang.listen.command_head import HEARS_GIVEN, CommandHead  # noqa: E402
 from voice_rang.listen.decision import Rule, decide  # noqa: E402
 from voice_rang.listen.recognizer import summarize  # noqa: E402
 from voice_rang.listen.results import Recognition  # noqa: E402
@@ -108,6 +108,10 @@ def main(argv: list[str] | None = None) -> int:
     with np.load(bench_neural.features_path(scores)) as features:
         for path in args.heads:
             head = CommandHead(path)
+            if head.hears != HEARS_GIVEN:
+                print(f"bench_heads: {path} learnt on {head.hears} sound and the stored embeddings are of the "
+                      "microphone's: score it with bench_neural.py score --head", file=sys.stderr)
+                return 2
             name = "head " + (path.parent.name if path.name == "command_head.npz" else path.stem) + \
                 "".join(f" {pair}" for pair in args.rule)
             weigh(rows, features, head, name, root, changes)

@@ -13,6 +13,7 @@ never trained or tuned the head.
     .venv/bin/python benchmarks/bench_neural.py score --voices training  # voices: where a rule is tuned
     .venv/bin/python benchmarks/bench_neural.py conflicts --voices training  # where the models disagreed
     .venv/bin/python benchmarks/bench_neural.py ear --voices training-diphone  # the second ear's numbers
+    .venv/bin/python benchmarks/bench_neural.py score --voices training --head DIR/command_head.npz
 
 With Moonshine installed (``pip install -e ".[ear]"``), ``score`` also gives the live rule with
 the second ear (``voice_rang.listen.transcriber``; not part of the live path) and keeps its
@@ -275,16 +276,17 @@ _state: dict[str, Any] = {}
 
 
 def _init() -> None:
+    from voice_rang.listen.command_head import CommandHead
     from voice_rang.listen.moonshine import MoonshineUnavailable
     from voice_rang.listen.neural import NeuralRecognizer
 
-    _state["recognizer"] = NeuralRecognizer(CommandSet.load("en"))
-    with contextlib.suppress(MoonshineUnavailable):  # score says so once; the column is left out
-        _state["recognizer"].load_second_ear()
+    head = CommandHead(_state["head"]) if _state.get("head") else None
+    _state["recognizer"] = NeuralRecognizer(CommandSet.load("en"), head=head)
+    if _state.get("second_ear", True):
+        with contextlib.suppress(MoonshineUnavailable):  # score says so once; the column is left out
+            _state["recognizer"].load_second_ear()
     _state["personal"] = {}
     if _state.get("compare"):
-        from voice_rang.listen.command_head import CommandHead
-
         _state["other"] = CommandHead(_state["compare"])
 
 
@@ -531,14 +533,18 @@ def score(args: argparse.Namespace) -> int:
         print("\n".join(heads_only(items, args.compare_head)))
         return 0
     _state["compare"] = args.compare_head
-    out = _out(args) / f"scores-{args.set}{'-enrolled' if args.only_enrolled else ''}.jsonl"
+    _state["head"] = args.head
+    _state["second_ear"] = not args.without_second_ear
+    tag = f"-{Path(args.head).parent.name}" if args.head else ""
+    out = _out(args) / f"scores-{args.set}{'-enrolled' if args.only_enrolled else ''}{tag}.jsonl"
     if args.action == "table":  # the last run's rows again, tabled
         rows = [json.loads(line) for line in out.read_text().splitlines()]
     else:
         from voice_rang.listen.moonshine import MoonshineUnavailable, model_files
 
         try:
-            model_files()
+            if not args.without_second_ear:
+                model_files()
         except MoonshineUnavailable as missing:
             print(f"bench_neural: {missing} The second ear's column is left out.", file=sys.stderr)
         with ProcessPoolExecutor(args.workers, initializer=_init) as pool:
@@ -650,6 +656,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only-enrolled", action="store_true", help="only the enrolled voices' new takes")
     parser.add_argument("--compare-head", default=None, metavar="NPZ",
                         help="also score another head's weights (its live rule) on the same decoding")
+    parser.add_argument("--head", default=None, metavar="NPZ",
+                        help="decode with this head instead of the released one (rows in "
+                             "scores-SET-<its folder>.jsonl); a head that learnt on suppressed sound is fed it")
+    parser.add_argument("--without-second-ear", action="store_true",
+                        help="leave the second ear's columns out (quicker)")
     parser.add_argument("--heads-only", action="store_true",
                         help="with --compare-head: both heads alone on whole files (quick, not the live path)")
     args = parser.parse_args(argv)

@@ -40,7 +40,9 @@ import augment  # noqa: E402
 import command_corpus as corpus  # noqa: E402
 import recordings  # noqa: E402
 
+from voice_rang.listen.command_head import HEARS_SUPPRESSED  # noqa: E402
 from voice_rang.listen.embedding import HEAD_FRAMES, SpeechEmbedding, features  # noqa: E402
+from voice_rang.listen.suppress import suppress_utterance  # noqa: E402
 
 PACKAGE_MODEL = HERE.parent / "voice_rang" / "listen" / "models" / "command_head.npz"
 HEAD_MODULE = HERE.parent / "voice_rang" / "listen" / "command_head.py"
@@ -178,6 +180,9 @@ def build(split: str, args: argparse.Namespace, seed: int) -> dict[str, np.ndarr
         sound, described = augment.noise_alone(nprng, talk, noises, tracks)
         add(sound, "", "noise", "-", described)
     log(split, len(audio), "examples: embedding")
+    if args.suppressed:  # as a head that hears the suppressed sound is fed in play
+        audio = [np.frombuffer(suppress_utterance(np.clip(a, -32768, 32767).astype(np.int16).tobytes()),
+                               dtype=np.int16).astype(np.float32) for a in audio]
     model = SpeechEmbedding.shared()
     # Each take already has its 100-600 ms of room after the word (augment.condition); the
     # closing silence play adds makes up for an endpointer that closes sooner than that.
@@ -208,6 +213,8 @@ def cached(split: str, args: argparse.Namespace, seed: int) -> dict[str, np.ndar
             recipe += "-rt"
         if (args.sentences, args.command_talk, args.near_takes, args.word_takes) != (400, 0, 1, 1):
             recipe += f"-n{args.sentences}.{args.command_talk}.{args.near_takes}.{args.word_takes}"
+    if args.suppressed:
+        recipe += "-ns"
     path = args.work / f"{split}-{seed}{'-tiny' if args.tiny else ''}-{args.takes}-{args.copies}{recipe}.npz"
     if split == "validate":  # the same takes whatever the recipe, so every recipe is scored on one file
         path = args.work / f"{split}-{seed}{'-tiny' if args.tiny else ''}{recipe}.npz"
@@ -267,6 +274,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--word-takes", type=int, default=1, help="takes of each ordinary word")
     parser.add_argument("--new-speakers", type=float, default=0.5, metavar="SHARE",
                         help="share of training takes made to sound like another speaker (formants, pitch)")
+    parser.add_argument("--suppressed", action="store_true",
+                        help="train and tune on each take as heard through the noise suppressor "
+                             "(voice_rang.listen.suppress.suppress_utterance); the head says so, and "
+                             "the live path then feeds it that sound")
     args = parser.parse_args(argv)
     if args.tiny:
         args.takes, args.copies, args.epochs, args.members = 3, 1, 3, 2
@@ -286,6 +297,8 @@ def main(argv: list[str] | None = None) -> int:
     weights = fit(train, labels, recipe=recipe, seed=args.seed)
     weights["thresholds"] = np.array(thresholds(weights, labels, tune), dtype=np.float32)
     weights["labels"] = np.array(labels)
+    if args.suppressed:
+        weights["hears"] = np.array(HEARS_SUPPRESSED)
     out = args.out / "command_head.npz" if args.out else PACKAGE_MODEL
     out.parent.mkdir(parents=True, exist_ok=True)
     np.savez(out, **weights)  # type: ignore[arg-type]

@@ -15,8 +15,8 @@ import pytest
 from speech_samples import synthesize
 
 from voice_rang.commands import CommandSet
-from voice_rang.listen.command_head import WEIGHTS_SHA256, CommandHead, ModelCorrupt
-from voice_rang.listen.embedding import CLOSING_MS
+from voice_rang.listen.command_head import HEARS_GIVEN, HEARS_SUPPRESSED, WEIGHTS_SHA256, CommandHead, ModelCorrupt
+from voice_rang.listen.embedding import CLOSING_MS, features
 from voice_rang.listen.neural import NeuralRecognizer
 from voice_rang.listen.recognizer import decode_pcm, summarize
 
@@ -297,3 +297,21 @@ def test_the_closing_is_computed_ahead_of_the_endpoint_and_gives_the_head_the_sa
             assert np.allclose(scores.probabilities, other_scores.probabilities, atol=1e-5), text
     assert asked_ahead and set(asked_ahead) == {0}, "the end waited for work that could be done ahead"
     assert asked_at_the_end and set(asked_at_the_end) == {320}, "the endpointer's last frame was read"
+
+
+def test_a_head_that_learnt_on_suppressed_sound_is_fed_it_as_training_made_it(tmp_path: Path) -> None:
+    with np.load(MODEL) as released:
+        weights = {name: released[name] for name in released.files}
+    np.savez(tmp_path / "command_head.npz", **weights, hears=np.array(HEARS_SUPPRESSED))
+    head = CommandHead(tmp_path / "command_head.npz")
+    assert (head.hears, CommandHead.released().hears) == (HEARS_SUPPRESSED, HEARS_GIVEN)
+    hiss = np.random.default_rng(3).standard_normal(16000).astype(np.float32) * 800
+    word = np.frombuffer(synthesize("turn", "kal16"), dtype="<i2").astype(np.float32)
+    word = np.concatenate([np.zeros(4800, np.float32), word, np.zeros(4800, np.float32)])[:16000]
+    pcm = np.clip(np.pad(word, (0, 16000 - len(word))) + hiss, -32768, 32767).astype("<i2").tobytes()
+    commands = CommandSet.load("en")
+    for recognizer, suppressed in ((NeuralRecognizer(commands, head=head), True), (NeuralRecognizer(commands), False)):
+        recognizer.recognize(pcm)
+        heard = recognizer.last[0][3]
+        assert np.allclose(heard, features(pcm[:-640], suppressed=suppressed), atol=1e-4)
+        assert not np.allclose(heard, features(pcm[:-640], suppressed=not suppressed), atol=1e-2)

@@ -19,11 +19,16 @@ from pathlib import Path
 
 import numpy as np
 
-__all__ = ["NOT_A_COMMAND", "WEIGHTS_SHA256", "CommandHead", "HeadScores", "ModelCorrupt"]
+__all__ = ["HEARS_GIVEN", "HEARS_SUPPRESSED", "NOT_A_COMMAND", "WEIGHTS_SHA256", "CommandHead", "HeadScores",
+           "ModelCorrupt"]
 
 NOT_A_COMMAND = ""
 """The label of everything that is not a command (talk, near words, noise, the game's own voice)."""
 
+HEARS_GIVEN = "given"
+"""A head that learnt on the sound as the microphone gives it."""
+HEARS_SUPPRESSED = "suppressed"
+"""A head that learnt on each take through the noise suppressor (:mod:`.suppress`)."""
 WEIGHTS_SHA256 = "40ea42f4af381e13a4b2bef84ea939c75bfbf19cb8e577da5431862052f6f3b8"
 """The hash of the released weights; ``scripts/train_command_head.py`` writes it here."""
 
@@ -135,6 +140,9 @@ class CommandHead:
     def _setup(self, weights: dict[str, np.ndarray], labels: tuple[str, ...]) -> None:
         self.labels = labels
         self.arch = str(weights["arch"]) if "arch" in weights else "conv"
+        self.hears = str(weights["hears"]) if "hears" in weights else HEARS_GIVEN
+        """The sound the head learnt on, so the one it must be fed: :data:`HEARS_GIVEN` (the
+        microphone's) or :data:`HEARS_SUPPRESSED` (through :class:`.suppress.UtteranceSuppressor`)."""
         count = int(weights["members"]) if "members" in weights else 1
         self.mean = np.asarray(weights["mean"], dtype=np.float32)
         self.std = np.asarray(weights["std"], dtype=np.float32)
@@ -143,7 +151,8 @@ class CommandHead:
             prefix = f"m{member}." if "members" in weights else ""
             self.members.append({name[len(prefix):]: np.asarray(value, dtype=np.float32)
                                  for name, value in weights.items() if name.startswith(prefix)
-                                 and name not in ("labels", "thresholds", "arch", "members", "mean", "std")})
+                                 and name not in ("labels", "thresholds", "arch", "members", "mean", "std",
+                                                  "hears")})
         if self.arch == "gru":
             self._stacked = tuple(np.stack([p[f"gru.{kind}_l0{suffix}"] for p in self.members
                                             for suffix in ("", "_reverse")])

@@ -216,12 +216,18 @@ class EmbeddingStream:
 
 
 def features(pcm: bytes | np.ndarray, model: SpeechEmbedding | None = None, *,
-             closing_ms: int = CLOSING_MS) -> np.ndarray:
-    """A whole utterance -> ``(HEAD_FRAMES, 96)``, exactly as the live stream computes it.
+             closing_ms: int = CLOSING_MS, suppressed: bool = False) -> np.ndarray:
+    """A whole utterance -> ``(HEAD_FRAMES, 96)``, exactly as the live stream computes it;
+    ``suppressed``: of the utterance heard through :func:`.suppress.suppress_utterance`, for a
+    head that learnt on that sound.
 
     >>> features(b"\\0\\0" * 8000).shape
     (20, 96)
     """
     stream = EmbeddingStream(model or SpeechEmbedding.shared(), eager=False)
+    if suppressed:
+        from .suppress import suppress_utterance
+
+        pcm = suppress_utterance(pcm if isinstance(pcm, bytes) else pcm.astype("<i2").tobytes())
     stream.feed(pcm)
     return stream.finish(closing_ms)

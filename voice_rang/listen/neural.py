@@ -21,13 +21,14 @@ from collections.abc import Iterable
 import numpy as np
 
 from ..commands import CommandSet
-from .command_head import CommandHead, HeadScores
+from .command_head import HEARS_SUPPRESSED, CommandHead, HeadScores
 from .decision import Rule, decide, hear_again, settle
 from .embedding import EmbeddingStream, SpeechEmbedding
 from .moonshine import MoonshineModel
 from .personal import PersonalMatch, PersonalVoice
 from .recognizer import Recognizer, Tuning
 from .results import Completion, Recognition
+from .suppress import UtteranceSuppressor
 from .transcriber import Transcriber, Verdict
 
 __all__ = ["CANDIDATES", "NeuralRecognizer", "live_recognizer"]
@@ -51,6 +52,7 @@ class NeuralRecognizer:
         self.rule = rule or Rule(accept=self.head.accept, ask=self.head.ask)
         self.personal = personal if personal else None
         self._stream = EmbeddingStream(SpeechEmbedding.shared())
+        self._suppressor: UtteranceSuppressor | None = None
         self._last_chunk = 0
         self._prepared: tuple[int, np.ndarray] | None = None
         self._allowed: frozenset[str] | None = None
@@ -83,6 +85,7 @@ class NeuralRecognizer:
 
     def _restart(self) -> None:
         self._stream.start()
+        self._suppressor = UtteranceSuppressor() if self.head.hears == HEARS_SUPPRESSED else None
         self._last_chunk = 0
         self._prepared = None
         self._pcm = bytearray()
@@ -94,7 +97,9 @@ class NeuralRecognizer:
 
     def feed(self, pcm: bytes) -> None:
         self.grammar.feed(pcm)
-        self._stream.feed(pcm)
+        heard = pcm if self._suppressor is None else self._suppressor.process(pcm)
+        if heard:
+            self._stream.feed(heard)
         if self.transcriber is not None:
             self._pcm += pcm
         self._last_chunk = len(pcm) // 2
@@ -122,6 +127,8 @@ class NeuralRecognizer:
         heard = self.grammar.finish(snr_db)
         if heard.reason == "silence":
             return heard
+        if self._suppressor is not None and (held := self._suppressor.flush()):
+            self._stream.feed(held)  # an utterance shorter than the room the suppressor learns from
         before_last = self._stream.samples - self._last_chunk
         prepared, self._prepared = self._prepared, None
         if prepared is not None and prepared[0] == before_last:

@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 
 from ..xdg import base_dir
-from .command_head import CommandHead
+from .command_head import HEARS_SUPPRESSED, CommandHead
 from .embedding import SpeechEmbedding, features
 
 __all__ = ["PersonalMatch", "PersonalVoice", "check_takes", "command_of_file", "voice_dir"]
@@ -71,7 +71,7 @@ def check_takes(takes: list[np.ndarray], head: CommandHead | None = None) -> lis
             problems.append(None)
     good = [n for n, p in enumerate(problems) if p is None]
     if len(good) >= 3:
-        vectors = {n: _unit(head.pooled(features(takes[n]))) for n in good}
+        vectors = {n: _unit(head.pooled(features(takes[n], suppressed=head.hears == HEARS_SUPPRESSED))) for n in good}
         for n in good:
             others = [float(vectors[n] @ vectors[m]) for m in good if m != n]
             if max(others) < LIKE_OTHERS:
@@ -103,7 +103,8 @@ class PersonalVoice:
         for command, samples in sorted(takes.items()):
             for take in samples:  # the embedding models load with the first take, not for none
                 self.commands.append(command)
-                rows.append(_unit(self.head.pooled(features(take, SpeechEmbedding.shared()))))
+                rows.append(_unit(self.head.pooled(features(take, SpeechEmbedding.shared(),
+                                                             suppressed=self.head.hears == HEARS_SUPPRESSED))))
         self.templates = np.stack(rows) if rows else np.zeros((0, 1), dtype=np.float32)
 
     @classmethod
