@@ -70,6 +70,12 @@ MORE_FESTIVAL_VOICES = ("rab_diphone", "don_diphone")
 DIPHONE_PACKAGES = ("mbrola", *(f"mbrola-{v.removesuffix('-en')}" for v in MBROLA_VOICES), "libttspico-utils",
                     "festvox-rablpc16k", "festvox-don")
 """The Debian packages of those voices (contrib and non-free: ``scripts/dev voices`` installs them)."""
+RHVOICE_VOICES = ("alan", "bdl", "clb", "evgeniy-eng", "lyubov", "slt")
+"""RHVoice's English voices (Debian non-free ``rhvoice-english``), statistical parametric voices
+each trained on one person's recordings: CMU ARCTIC's ``awb`` (Alan W Black, whom flite's ``awb``
+already speaks for), ``bdl`` and ``clb``, two Russian speakers of English, and CMU ARCTIC ``slt``
+(held out as a speaker, so never trained on)."""
+RHVOICE_PACKAGES = ("rhvoice", "rhvoice-english")
 TRAIN_MUSIC = {"asc-music": "Advanced Strategic Command's music, Michael Kievernagel, GPL-2+",
                "drascula-music": "Drascula's soundtrack, Alcachofa Soft, free to redistribute (Drascula licence)"}
 """The music a training take may be heard over (Debian package: its licence)."""
@@ -89,6 +95,8 @@ class Voice:
         """Who it is, for holding out: flite's kal16 and festival's kal_diphone are one man (Kal),
         flite's slt and festival's slt_hts one woman (CMU ARCTIC slt); festival's ked_diphone is
         Kurt, a man heard nowhere else."""
+        if self.engine == "rhvoice":
+            return {"alan": "awb", "slt": "slt"}.get(self.name, f"rhvoice:{self.name}")
         if self.engine in ("flite", "festival"):
             for person in ("kal", "ked", "awb", "rms", "slt"):
                 if person in self.name:
@@ -145,11 +153,13 @@ def family(voice: Voice) -> str:
     return voice.engine
 
 
-def voices(*, held_out: bool, foreign: tuple[str, ...] = (), diphone: bool = False) -> list[Voice]:
+def voices(*, held_out: bool, foreign: tuple[str, ...] = (), diphone: bool = False,
+           rhvoice: bool = False) -> list[Voice]:
     """Every voice installed here, training ones or held-out ones; with ``foreign`` (languages of
     :data:`FOREIGN_ACCENTS`) also those espeak-ng languages' voices in every variant. The voices of
     :data:`DIPHONE_PACKAGES` are always among the held-out ones when installed, and train only
-    with ``diphone`` (so a recipe without them stays as it was)."""
+    with ``diphone`` (so a recipe without them stays as it was); RHVoice's train only with
+    ``rhvoice``, and are never among the held-out ones (whose set stays as it was measured)."""
     found: list[Voice] = [Voice("espeak", f"{a}+{v}") for a in (*ESPEAK_ACCENTS, *foreign) for v in espeak_variants()]
     found += [Voice("flite", name) for name in FLITE_VOICES]
     found += [Voice("festival", name) for name in FESTIVAL_VOICES
@@ -161,7 +171,11 @@ def voices(*, held_out: bool, foreign: tuple[str, ...] = (), diphone: bool = Fal
     more += [Voice("mbrola", name) for name in MBROLA_VOICES if _mbrola_installed(name)]
     if shutil.which("pico2wave"):
         more += [Voice("pico", name) for name in PICO_VOICES]
-    return [v for v in found + (more if diphone or held_out else []) if _held_out(v) == held_out]
+    found += more if diphone or held_out else []
+    if rhvoice and not held_out and shutil.which("RHVoice-test"):
+        found += [Voice("rhvoice", name) for name in RHVOICE_VOICES
+                  if Path(f"/usr/share/RHVoice/voices/{name}").exists()]
+    return [v for v in found if _held_out(v) == held_out]
 
 
 def _mbrola_installed(name: str) -> bool:
@@ -325,6 +339,13 @@ def synthesize(voice: Voice, text: str, rng: random.Random) -> np.ndarray:
             marked = (f"<speed level='{rng.randint(75, 130)}'><pitch level='{rng.randint(80, 125)}'>"
                       f"{text}</pitch></speed>")
             subprocess.run(["pico2wave", "-l", voice.name, "-w", str(path), marked], capture_output=True, check=True)
+            data = path.read_bytes()
+    elif voice.engine == "rhvoice":
+        with tempfile.TemporaryDirectory() as tmp:
+            path = Path(tmp) / "out.wav"
+            subprocess.run(["RHVoice-test", "-p", voice.name, "-r", str(rng.randint(70, 130)),
+                            "-t", str(rng.randint(80, 125)), "-o", str(path)],
+                           input=text.encode(), capture_output=True, check=True)
             data = path.read_bytes()
     elif voice.engine == "flite":
         with tempfile.NamedTemporaryFile(suffix=".wav") as tmp:

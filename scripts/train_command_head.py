@@ -63,12 +63,12 @@ def _takes(voices: list[corpus.Voice], texts: list[str], per_text: int, rng: ran
            workers: int) -> list[tuple[str, corpus.Voice, np.ndarray]]:
     """``per_text`` takes of every text, each by a voice drawn at random (espeak-ng has the
     most voices, so each family gets a share: espeak-ng 45 %, flite 25 %, piper 20 %,
-    festival 10 %, of those installed; MBROLA 30 and Pico 8 parts more when they train)."""
+    festival 10 %, of those installed; MBROLA 30, Pico 8 and RHVoice 25 parts more when they train)."""
     families: dict[str, list[corpus.Voice]] = {}
     for voice in voices:
         families.setdefault(corpus.family(voice), []).append(voice)
     weights = {"espeak": 45, "flite": 25, "piper": 20, "festival": 10, "espeak-foreign": 15, "mbrola": 30,
-               "pico": 8}
+               "pico": 8, "rhvoice": 25}
     names = sorted(families)
     plan = []
     for text in texts:
@@ -109,7 +109,7 @@ def build(split: str, args: argparse.Namespace, seed: int) -> dict[str, np.ndarr
         voices = [v for v in corpus.voices(held_out=False, diphone=True) if corpus.validation(v)]
     else:
         voices = corpus.voices(held_out=split == "heldout", foreign=() if held else tuple(args.foreign_accents),
-                               diphone=args.diphone_voices)
+                               diphone=args.diphone_voices, rhvoice=args.rhvoice_voices)
         if args.validate:
             voices = [v for v in voices if not corpus.validation(v)]
     radio = split == "radio"  # a part of the training takes heard over recorded music alone
@@ -209,6 +209,8 @@ def cached(split: str, args: argparse.Namespace, seed: int) -> dict[str, np.ndar
             recipe += "-f" + ".".join(args.foreign_accents)
         if args.diphone_voices:
             recipe += "-mb"
+        if args.rhvoice_voices:
+            recipe += "-rh"
         if args.real_talk:
             recipe += "-rt"
         if (args.sentences, args.command_talk, args.near_takes, args.word_takes) != (400, 0, 1, 1):
@@ -274,6 +276,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--word-takes", type=int, default=1, help="takes of each ordinary word")
     parser.add_argument("--new-speakers", type=float, default=0.5, metavar="SHARE",
                         help="share of training takes made to sound like another speaker (formants, pitch)")
+    parser.add_argument("--rhvoice-voices", action="store_true",
+                        help="also train on RHVoice's English voices (command_corpus.RHVOICE_VOICES, Debian "
+                             "non-free rhvoice-english), slt never: four people no other engine speaks for")
     parser.add_argument("--suppressed", action="store_true",
                         help="train and tune on each take as heard through the noise suppressor "
                              "(voice_rang.listen.suppress.suppress_utterance); the head says so, and "

@@ -261,6 +261,21 @@ def test_mbrola_and_pico_voices_say_a_command_at_the_rate_and_pitch_drawn() -> N
         assert len({len(take) for take in takes}) == 3
 
 
+@pytest.mark.skipif(shutil.which("RHVoice-test") is None, reason="needs RHVoice's English voices (scripts/dev voices)")
+def test_rhvoice_voices_train_only_when_asked_never_slt_and_say_a_command_at_the_rate_drawn() -> None:
+    sys.path.insert(0, str(ROOT / "scripts"))
+    import command_corpus
+
+    assert not {v.engine for v in command_corpus.voices(held_out=False)} & {"rhvoice"}
+    assert not {v.engine for v in command_corpus.voices(held_out=True, diphone=True, rhvoice=True)} & {"rhvoice"}
+    training = [v for v in command_corpus.voices(held_out=False, rhvoice=True) if v.engine == "rhvoice"]
+    assert training and "slt" not in {v.name for v in training} | {v.speaker for v in training}
+    assert command_corpus.Voice("rhvoice", "alan").speaker == command_corpus.Voice("flite", "awb").speaker
+    takes = [command_corpus.synthesize(training[0], "auto reveal off", random.Random(seed)) for seed in (1, 2, 3)]
+    assert all(0.6 * 16000 < len(take) < 3.0 * 16000 and take.std() > 300 for take in takes)
+    assert len({len(take) for take in takes}) == 3
+
+
 class _Unprepared(NeuralRecognizer):
     """The live recogniser with nothing done ahead of the endpoint."""
 
