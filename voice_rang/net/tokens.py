@@ -13,7 +13,7 @@ import json
 import os
 from pathlib import Path
 
-from ..xdg import base_dir
+from ..table.save import state_dir
 
 __all__ = ["forget_token", "load_token", "save_token", "seat_key"]
 
@@ -33,7 +33,7 @@ def _host_and_name(key: str) -> tuple[str, str]:
 
 
 def _path() -> Path:
-    return base_dir("XDG_STATE_HOME", ".local", "state") / "seats.json"
+    return state_dir() / "seats.json"
 
 
 def _read() -> dict[str, str]:
