@@ -71,12 +71,18 @@ def check_takes(takes: list[np.ndarray], head: CommandHead | None = None) -> lis
             problems.append(None)
     good = [n for n, p in enumerate(problems) if p is None]
     if len(good) >= 3:
-        vectors = {n: _unit(head.pooled(features(takes[n], suppressed=head.hears == HEARS_SUPPRESSED))) for n in good}
+        vectors = {n: _pooled(takes[n], head) for n in good}
         for n in good:
             others = [float(vectors[n] @ vectors[m]) for m in good if m != n]
             if max(others) < LIKE_OTHERS:
                 problems[n] = "unlike"
     return problems
+
+
+def _pooled(take: np.ndarray, head: CommandHead) -> np.ndarray:
+    """A take as the unit vector of the head's pooled embeddings, heard as the head learnt to
+    hear (through the suppressor for a head that learnt on suppressed sound)."""
+    return _unit(head.pooled(features(take, SpeechEmbedding.shared(), suppressed=head.hears == HEARS_SUPPRESSED)))
 
 
 def _unit(vector: np.ndarray) -> np.ndarray:
@@ -103,8 +109,7 @@ class PersonalVoice:
         for command, samples in sorted(takes.items()):
             for take in samples:  # the embedding models load with the first take, not for none
                 self.commands.append(command)
-                rows.append(_unit(self.head.pooled(features(take, SpeechEmbedding.shared(),
-                                                             suppressed=self.head.hears == HEARS_SUPPRESSED))))
+                rows.append(_pooled(take, self.head))
         self.templates = np.stack(rows) if rows else np.zeros((0, 1), dtype=np.float32)
 
     @classmethod
