@@ -602,9 +602,9 @@ def ear(args: argparse.Namespace) -> int:
     from voice_rang.listen.results import Recognition
     from voice_rang.listen.transcriber import Verdict
 
-    labels = CommandHead.released().labels
-    base = replace(rules(0.0, 0.0)["live rule (+ trust)"], accept=CommandHead.released().accept,
-                   ask=CommandHead.released().ask, second_ear=True)
+    head = CommandHead.released()
+    labels = head.labels
+    base = replace(rules(head.accept, head.ask)["live rule (+ trust)"], second_ear=True)
     rows = [json.loads(line) for line in (_out(args) / f"scores-{args.set}.jsonl").read_text().splitlines()]
 
     def counts(rule: Rule | None) -> dict[str, tuple[int, int, int]]:
