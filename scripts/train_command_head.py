@@ -63,12 +63,13 @@ def _takes(voices: list[corpus.Voice], texts: list[str], per_text: int, rng: ran
            workers: int) -> list[tuple[str, corpus.Voice, np.ndarray]]:
     """``per_text`` takes of every text, each by a voice drawn at random (espeak-ng has the
     most voices, so each family gets a share: espeak-ng 45 %, flite 25 %, piper 20 %,
-    festival 10 %, of those installed; MBROLA 30, Pico 8 and RHVoice 25 parts more when they train)."""
+    festival 10 %, of those installed; MBROLA 30, Pico 8, RHVoice 25 and Kokoro 30 parts more when
+    they train)."""
     families: dict[str, list[corpus.Voice]] = {}
     for voice in voices:
         families.setdefault(corpus.family(voice), []).append(voice)
     weights = {"espeak": 45, "flite": 25, "piper": 20, "festival": 10, "espeak-foreign": 15, "mbrola": 30,
-               "pico": 8, "rhvoice": 25}
+               "pico": 8, "rhvoice": 25, "kokoro": 30}
     names = sorted(families)
     plan = []
     for text in texts:
@@ -109,7 +110,8 @@ def build(split: str, args: argparse.Namespace, seed: int) -> dict[str, np.ndarr
         voices = [v for v in corpus.voices(held_out=False, diphone=True) if corpus.validation(v)]
     else:
         voices = corpus.voices(held_out=split == "heldout", foreign=() if held else tuple(args.foreign_accents),
-                               diphone=args.diphone_voices, rhvoice=args.rhvoice_voices)
+                               diphone=args.diphone_voices, rhvoice=args.rhvoice_voices,
+                               kokoro=args.kokoro_voices)
         if args.validate:
             voices = [v for v in voices if not corpus.validation(v)]
     radio = split == "radio"  # a part of the training takes heard over recorded music alone
@@ -211,6 +213,8 @@ def cached(split: str, args: argparse.Namespace, seed: int) -> dict[str, np.ndar
             recipe += "-mb"
         if args.rhvoice_voices:
             recipe += "-rh"
+        if args.kokoro_voices:
+            recipe += "-ko"
         if args.real_talk:
             recipe += "-rt"
         if (args.sentences, args.command_talk, args.near_takes, args.word_takes) != (400, 0, 1, 1):
@@ -279,6 +283,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rhvoice-voices", action="store_true",
                         help="also train on RHVoice's English voices (command_corpus.RHVOICE_VOICES, Debian "
                              "non-free rhvoice-english), slt never: four people no other engine speaks for")
+    parser.add_argument("--kokoro-voices", action="store_true",
+                        help="also train on Kokoro-82M's training voices (scripts/kokoro_voices.py, PyPI "
+                             "packages of the train extra): 32 neural speakers, some with an accent")
     parser.add_argument("--suppressed", action="store_true",
                         help="train and tune on each take as heard through the noise suppressor "
                              "(voice_rang.listen.suppress.suppress_utterance); the head says so, and "

@@ -9,6 +9,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -274,6 +275,38 @@ def test_rhvoice_voices_train_only_when_asked_never_slt_and_say_a_command_at_the
     takes = [command_corpus.synthesize(training[0], "auto reveal off", random.Random(seed)) for seed in (1, 2, 3)]
     assert all(0.6 * 16000 < len(take) < 3.0 * 16000 and take.std() > 300 for take in takes)
     assert len({len(take) for take in takes}) == 3
+
+
+def _kokoro_voices() -> Any:
+    sys.path.insert(0, str(ROOT / "scripts"))
+    import kokoro_voices
+
+    return kokoro_voices
+
+
+@pytest.mark.skipif(not _kokoro_voices().available(), reason="needs the train extra's Kokoro packages")
+def test_kokoro_voices_train_only_when_asked_and_none_held_out_or_validating_shares_a_training_speaker() -> None:
+    import command_corpus
+
+    kokoro = _kokoro_voices()
+    assert "kokoro" not in {v.engine for v in command_corpus.voices(held_out=False)}
+    assert "kokoro" not in {v.engine for v in command_corpus.voices(held_out=True, diphone=True, kokoro=True)}
+    training = [v for v in command_corpus.voices(held_out=False, kokoro=True) if v.engine == "kokoro"]
+    apart = command_corpus.kokoro_set("validation") + command_corpus.kokoro_set("heldout")
+    assert len(training) == len(kokoro.TRAINING) and len(apart) == len(kokoro.VALIDATION | kokoro.HELD_OUT)
+    assert not {v.speaker for v in training} & {v.speaker for v in apart}
+    assert not {v.name for v in command_corpus.kokoro_set("validation")} & kokoro.HELD_OUT
+    takes = [command_corpus.synthesize(training[0], "auto reveal off", random.Random(seed)) for seed in (1, 2, 3)]
+    assert all(0.6 * 16000 < len(take) < 3.0 * 16000 and take.std() > 300 for take in takes)
+    assert len({len(take) for take in takes}) == 3
+
+
+def test_kokoro_voices_refuse_a_source_archive_that_does_not_match_its_hash(tmp_path: Path) -> None:
+    kokoro = _kokoro_voices()
+    package, version, _ = kokoro.VOICES_SDIST
+    (tmp_path / f"{package}-{version}.tar.gz").write_bytes(b"not the archive")
+    with pytest.raises(RuntimeError, match="does not match its hash"):
+        kokoro.voices_path(tmp_path)
 
 
 class _Unprepared(NeuralRecognizer):
