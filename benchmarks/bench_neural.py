@@ -14,6 +14,8 @@ never trained or tuned the head.
     .venv/bin/python benchmarks/bench_neural.py conflicts --voices training  # where the models disagreed
     .venv/bin/python benchmarks/bench_neural.py ear --voices training-diphone  # the second ear's numbers
     .venv/bin/python benchmarks/bench_neural.py score --voices training --head DIR/command_head.npz
+    .venv/bin/python benchmarks/bench_neural.py make --voices kokoro-heldout --espeak-takes 0 --seed 2021
+    .venv/bin/python benchmarks/bench_neural.py score --voices kokoro-heldout  # 9 neural voices never heard
 
 With Moonshine installed (``pip install -e ".[ear]"``), ``score`` also gives the live rule with
 the second ear (``voice_rang.listen.transcriber``; not part of the live path) and keeps its
