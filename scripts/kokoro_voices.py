@@ -58,6 +58,7 @@ TRAINING = tuple(v for v in ALL if v not in HELD_OUT and v not in VALIDATION)
 
 
 def speaker(name: str) -> str:
+    """Who speaks, for holding out: one name for a voice heard in several languages."""
     return f"kokoro:{SAME_SPEAKER.get(name, name)}"
 
 

@@ -285,7 +285,7 @@ def main(argv: list[str] | None = None) -> int:
                              "non-free rhvoice-english), slt never: four people no other engine speaks for")
     parser.add_argument("--kokoro-voices", action="store_true",
                         help="also train on Kokoro-82M's training voices (scripts/kokoro_voices.py, PyPI "
-                             "packages of the train extra): 32 neural speakers, some with an accent")
+                             "packages of the train extra): 38 neural voices of 34 speakers, some with an accent")
     parser.add_argument("--suppressed", action="store_true",
                         help="train and tune on each take as heard through the noise suppressor "
                              "(voice_rang.listen.suppress.suppress_utterance); the head says so, and "
