@@ -60,16 +60,16 @@ def log(*parts: object) -> None:
 
 
 def _takes(voices: list[corpus.Voice], texts: list[str], per_text: int, rng: random.Random,
-           workers: int) -> list[tuple[str, corpus.Voice, np.ndarray]]:
+           workers: int, kokoro_parts: int = 30) -> list[tuple[str, corpus.Voice, np.ndarray]]:
     """``per_text`` takes of every text, each by a voice drawn at random (espeak-ng has the
     most voices, so each family gets a share: espeak-ng 45 %, flite 25 %, piper 20 %,
-    festival 10 %, of those installed; MBROLA 30, Pico 8, RHVoice 25 and Kokoro 30 parts more when
-    they train)."""
+    festival 10 %, of those installed; MBROLA 30, Pico 8, RHVoice 25 and Kokoro ``kokoro_parts``
+    parts more when they train)."""
     families: dict[str, list[corpus.Voice]] = {}
     for voice in voices:
         families.setdefault(corpus.family(voice), []).append(voice)
     weights = {"espeak": 45, "flite": 25, "piper": 20, "festival": 10, "espeak-foreign": 15, "mbrola": 30,
-               "pico": 8, "rhvoice": 25, "kokoro": 30}
+               "pico": 8, "rhvoice": 25, "kokoro": kokoro_parts}
     names = sorted(families)
     plan = []
     for text in texts:
@@ -111,7 +111,7 @@ def build(split: str, args: argparse.Namespace, seed: int) -> dict[str, np.ndarr
     else:
         voices = corpus.voices(held_out=split == "heldout", foreign=() if held else tuple(args.foreign_accents),
                                diphone=args.diphone_voices, rhvoice=args.rhvoice_voices,
-                               kokoro=args.kokoro_voices)
+                               kokoro=args.kokoro_voices > 0)
         if args.validate:
             voices = [v for v in voices if not corpus.validation(v)]
     radio = split == "radio"  # a part of the training takes heard over recorded music alone
@@ -132,10 +132,10 @@ def build(split: str, args: argparse.Namespace, seed: int) -> dict[str, np.ndarr
     per_command = (args.takes if split == "train" else args.radio_takes if radio
                    else 20 if split == "validate" else max(2, args.takes // 6))  # validation: the same for every recipe
     log(split, len(voices), "voices,", len(phrases), "phrases,", len(negatives), "negatives")
-    positives = _takes(voices, [p for _, p in phrases], per_command, rng, args.workers)
+    positives = _takes(voices, [p for _, p in phrases], per_command, rng, args.workers, args.kokoro_voices)
     negative_share = 1 if split == "train" else 3  # the radio part: a third, as tuning has
     negative_texts = [t for _, t in negatives][::negative_share]
-    negative_takes = _takes(voices, negative_texts, 1, rng, args.workers)
+    negative_takes = _takes(voices, negative_texts, 1, rng, args.workers, args.kokoro_voices)
     kind_of = {t: k for k, t in negatives}
     command_of = {p: c for c, p in phrases}
     talk = [a for t, _, a in negative_takes if kind_of.get(t) in ("talk", "narration")][:200]
@@ -214,7 +214,7 @@ def cached(split: str, args: argparse.Namespace, seed: int) -> dict[str, np.ndar
         if args.rhvoice_voices:
             recipe += "-rh"
         if args.kokoro_voices:
-            recipe += "-ko"
+            recipe += "-ko" if args.kokoro_voices == 30 else f"-ko{args.kokoro_voices}"
         if args.real_talk:
             recipe += "-rt"
         if (args.sentences, args.command_talk, args.near_takes, args.word_takes) != (400, 0, 1, 1):
@@ -283,9 +283,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rhvoice-voices", action="store_true",
                         help="also train on RHVoice's English voices (command_corpus.RHVOICE_VOICES, Debian "
                              "non-free rhvoice-english), slt never: four people no other engine speaks for")
-    parser.add_argument("--kokoro-voices", action="store_true",
+    parser.add_argument("--kokoro-voices", type=int, nargs="?", const=30, default=0, metavar="PARTS",
                         help="also train on Kokoro-82M's training voices (scripts/kokoro_voices.py, PyPI "
-                             "packages of the train extra): 38 neural voices of 34 speakers, some with an accent")
+                             "packages of the train extra): 38 neural voices of 34 speakers, some with an "
+                             "accent, a family of PARTS parts (30) beside espeak-ng's 45")
     parser.add_argument("--suppressed", action="store_true",
                         help="train and tune on each take as heard through the noise suppressor "
                              "(voice_rang.listen.suppress.suppress_utterance); the head says so, and "
