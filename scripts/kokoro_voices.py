@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib.resources
+import importlib.util
 import io
 import random
 import subprocess
@@ -63,14 +64,10 @@ def speaker(name: str) -> str:
 
 
 def available() -> bool:
-    """Whether ``kokoro-onnx`` and the model's parts are installed (``pip install -e '.[train]'``)."""
-    try:
-        import kokoro_onnx  # noqa: F401
-        for part in MODEL_PARTS:
-            __import__(part)
-    except ImportError:
-        return False
-    return True
+    """Whether ``kokoro-onnx`` and the model's parts are installed (``pip install -e '.[train]'``).
+    Found, not imported: ``kokoro-onnx`` brings its own espeak-ng library, which must not share a
+    process with the one pyttsx3 loads (the second to load crashes)."""
+    return all(importlib.util.find_spec(name) is not None for name in ("kokoro_onnx", *MODEL_PARTS))
 
 
 def model_path(downloads: Path = DOWNLOADS) -> Path:
@@ -138,7 +135,8 @@ def _kokoro() -> object:
 
 def synthesize(name: str, text: str, rng: random.Random) -> bytes:
     """One take as WAV bytes (24 kHz), at a pace drawn from 0.8-1.25; British voices read
-    British English phonemes, the rest American."""
+    British English phonemes, the rest American. Loads ``kokoro-onnx``'s espeak-ng into this
+    process: never call it where pyttsx3 speaks (:func:`available`)."""
     model = _kokoro()
     lang = "en-gb" if name.startswith("b") else "en-us"
     with _LOCK:  # espeak-ng, which makes the phonemes, keeps global state
