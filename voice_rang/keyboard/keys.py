@@ -96,7 +96,8 @@ class KeyReader:
 
 
 class LineReader:
-    """One command in words per line (a pipe, a script, an assistive tool)."""
+    """One command in words per line (a pipe, a script, an assistive tool). A line of one key's
+    letter is that key's command, as the help names the keys ("r repeat") in every mode."""
 
     def __init__(self, commands: CommandSet, deliver: Deliver, on_end: Callable[[], None],
                  stream: TextIO | None = None) -> None:
@@ -119,6 +120,8 @@ class LineReader:
                 if not text:
                     continue
                 command = self._commands.parse(text)
+                if command is None and len(text) == 1:
+                    command = self._commands.keys.get(key_name(text))
                 self._deliver(command if command is not None else text)
         except (OSError, UnicodeDecodeError, ValueError):
             pass
