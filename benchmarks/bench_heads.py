@@ -91,12 +91,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--voices", choices=tuple(bench_neural.VOICE_SETS), default="heldout")
     parser.add_argument("--rule", nargs="*", default=[], metavar="NAME=VALUE",
                         help="change the live rule's numbers for the heads given (Rule's fields)")
+    parser.add_argument("--decoded", type=Path, default=None, metavar="JSONL",
+                        help="weigh on this decoding (scores-<set>-<head>.jsonl of bench_neural.py score --head, "
+                             "its features beside it) instead of the last one: for a head that reads something "
+                             "else than the released head (a noise suppressor's sound, Moonshine's encoder)")
     parser.add_argument("--rows", type=Path, default=None, metavar="JSONL",
                         help="also write every row with each head's answers (for a look by voice or noise)")
     args = parser.parse_args(argv)
     changes = rule_changes(args.rule)
     root = bench_neural._out(args)
-    scores = root / f"scores-{args.set}.jsonl"
+    scores = args.decoded or root / f"scores-{args.set}.jsonl"
     if not scores.exists() or not bench_neural.features_path(scores).exists():
         print(f"no decoding with embeddings at {scores}: run bench_neural.py score first", file=sys.stderr)
         return 1
@@ -108,7 +112,12 @@ def main(argv: list[str] | None = None) -> int:
     with np.load(bench_neural.features_path(scores)) as features:
         for path in args.heads:
             head = CommandHead(path)
-            if head.hears != HEARS_GIVEN:
+            stored = features[next(iter(features.files))].shape[-1] if features.files else None
+            if stored is not None and stored != head.mean.shape[-1]:
+                print(f"bench_heads: {path} reads {head.mean.shape[-1]} values a frame ({head.front}) and the "
+                      f"decoding stored {stored}: give --decoded a decoding made with such a head", file=sys.stderr)
+                return 2
+            if head.hears != HEARS_GIVEN and args.decoded is None:
                 print(f"bench_heads: {path} learnt on {head.hears} sound and the stored embeddings are of the "
                       "microphone's: score it with bench_neural.py score --head", file=sys.stderr)
                 return 2

@@ -31,14 +31,18 @@ def merged(heads: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
         raise ValueError("the heads do not have the same labels")
     if any(str(head.get("arch", "conv")) != "conv" for head in heads):
         raise ValueError("only convolutional heads can be merged")
+    heard = {(str(head.get("front", "embedding")), str(head.get("hears", "given"))) for head in heads}
+    if len(heard) != 1:
+        raise ValueError("the heads do not read the same sound (front and hears must agree)")
     out: dict[str, np.ndarray] = {"mean": heads[0]["mean"], "std": heads[0]["std"], "arch": np.array("conv"),
                                   "labels": heads[0]["labels"]}
+    out.update({key: heads[0][key] for key in ("front", "hears") if key in heads[0]})
     number = 0
     for head in heads:
         count = int(head["members"]) if "members" in head else 1
         for member in range(count):
             prefix = f"m{member}." if "members" in head else ""
-            shared = ("labels", "thresholds", "arch", "members", *(() if prefix else ("mean", "std")))
+            shared = ("labels", "thresholds", "arch", "members", "front", "hears", *(() if prefix else ("mean", "std")))
             for name, value in head.items():
                 if name.startswith(prefix) and name[len(prefix):] not in shared:
                     out[f"m{number}.{name[len(prefix):]}"] = value

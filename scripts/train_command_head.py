@@ -40,8 +40,9 @@ import augment  # noqa: E402
 import command_corpus as corpus  # noqa: E402
 import recordings  # noqa: E402
 
-from voice_rang.listen.command_head import HEARS_SUPPRESSED  # noqa: E402
-from voice_rang.listen.embedding import HEAD_FRAMES, SpeechEmbedding, features  # noqa: E402
+from voice_rang.listen.command_head import FRONT_EMBEDDING, FRONT_MOONSHINE, HEARS_SUPPRESSED  # noqa: E402
+from voice_rang.listen.embedding import SpeechEmbedding, features  # noqa: E402
+from voice_rang.listen.front import moonshine_features  # noqa: E402
 from voice_rang.listen.suppress import suppress_utterance  # noqa: E402
 
 PACKAGE_MODEL = HERE.parent / "voice_rang" / "listen" / "models" / "command_head.npz"
@@ -185,10 +186,14 @@ def build(split: str, args: argparse.Namespace, seed: int) -> dict[str, np.ndarr
     if args.suppressed:  # as a head that hears the suppressed sound is fed in play
         audio = [np.frombuffer(suppress_utterance(np.clip(a, -32768, 32767).astype(np.int16).tobytes()),
                                dtype=np.int16).astype(np.float32) for a in audio]
-    model = SpeechEmbedding.shared()
-    # Each take already has its 100-600 ms of room after the word (augment.condition); the
-    # closing silence play adds makes up for an endpointer that closes sooner than that.
-    x = np.stack([features(a.astype(np.int16), model, closing_ms=0) for a in audio]).astype(np.float16)
+    if args.front == FRONT_MOONSHINE:  # the whole take, as the live path gives such a head the whole cut
+        with ThreadPoolExecutor(args.workers) as pool:
+            x = np.stack(list(pool.map(lambda a: moonshine_features(a.astype(np.int16)), audio))).astype(np.float16)
+    else:
+        model = SpeechEmbedding.shared()
+        # Each take already has its 100-600 ms of room after the word (augment.condition); the
+        # closing silence play adds makes up for an endpointer that closes sooner than that.
+        x = np.stack([features(a.astype(np.int16), model, closing_ms=0) for a in audio]).astype(np.float16)
     return {"x": x, "label": np.array(labels), "kind": np.array(kinds),
             "speaker": np.array(speakers), "condition": np.array(conditions)}
 
@@ -221,6 +226,8 @@ def cached(split: str, args: argparse.Namespace, seed: int) -> dict[str, np.ndar
             recipe += f"-n{args.sentences}.{args.command_talk}.{args.near_takes}.{args.word_takes}"
     if args.suppressed:
         recipe += "-ns"
+    if args.front == FRONT_MOONSHINE:
+        recipe += "-ms"
     path = args.work / f"{split}-{seed}{'-tiny' if args.tiny else ''}-{args.takes}-{args.copies}{recipe}.npz"
     if split == "validate":  # the same takes whatever the recipe, so every recipe is scored on one file
         path = args.work / f"{split}-{seed}{'-tiny' if args.tiny else ''}{recipe}.npz"
@@ -291,6 +298,12 @@ def main(argv: list[str] | None = None) -> int:
                         help="train and tune on each take as heard through the noise suppressor "
                              "(voice_rang.listen.suppress.suppress_utterance); the head says so, and "
                              "the live path then feeds it that sound")
+    parser.add_argument("--front", choices=(FRONT_EMBEDDING, FRONT_MOONSHINE), default=FRONT_EMBEDDING,
+                        help="what the head reads: the speech embedding (the heads before), or Moonshine's encoder "
+                             "states (the released head; voice_rang.listen.front)")
+    parser.add_argument("--accept", type=float, default=None, metavar="P",
+                        help="act from this probability instead of the one chosen on the tuning takes (a "
+                             "sweep on the validation sets chose 0.80 for the released head)")
     args = parser.parse_args(argv)
     if args.tiny:
         args.takes, args.copies, args.epochs, args.members = 3, 1, 3, 2
@@ -308,10 +321,13 @@ def main(argv: list[str] | None = None) -> int:
     recipe = Recipe(arch=args.arch, members=args.members, epochs=args.epochs, mixup=args.mixup,
                     smoothing=args.smoothing, channels=args.channels, hidden=args.hidden)
     weights = fit(train, labels, recipe=recipe, seed=args.seed)
-    weights["thresholds"] = np.array(thresholds(weights, labels, tune), dtype=np.float32)
+    accept, ask = thresholds(weights, labels, tune)
+    weights["thresholds"] = np.array([args.accept or accept, ask], dtype=np.float32)
     weights["labels"] = np.array(labels)
     if args.suppressed:
         weights["hears"] = np.array(HEARS_SUPPRESSED)
+    if args.front != FRONT_EMBEDDING:
+        weights["front"] = np.array(args.front)
     out = args.out / "command_head.npz" if args.out else PACKAGE_MODEL
     out.parent.mkdir(parents=True, exist_ok=True)
     np.savez(out, **weights)  # type: ignore[arg-type]
@@ -323,7 +339,8 @@ def main(argv: list[str] | None = None) -> int:
         HEAD_MODULE.write_text(re.sub(r'WEIGHTS_SHA256 = "[0-9a-f]{64}"', f'WEIGHTS_SHA256 = "{digest}"',
                                       source), encoding="utf-8")
     summary = {"train_examples": len(train["label"]), "tune_examples": len(tune["label"]),
-               "frames": HEAD_FRAMES, "seed": args.seed, "more": args.more, "sha256": digest,
+               "front": args.front, "frames": int(train["x"].shape[1]), "values": int(train["x"].shape[2]),
+               "seed": args.seed, "more": args.more, "sha256": digest,
                "recipe": vars(recipe), "new_speakers": args.new_speakers,
                "other_speakers": args.other_speakers, "radio_takes": args.radio_takes,
                "thresholds": weights["thresholds"].tolist(),

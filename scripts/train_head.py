@@ -40,7 +40,8 @@ class Recipe:
     time_masks: int = 2
     """SpecAugment-style: this many spans of 1-3 embeddings replaced by the mean, per example."""
     channel_mask: int = 12
-    """And up to this many of the 96 embedding values masked for the whole utterance."""
+    """And up to this many of every 96 input values (the embedding's 96; 52 of Moonshine's 416)
+    masked for the whole utterance."""
     mixup: float = 0.0
     """Mix pairs of examples (and their labels) with a Beta(mixup, mixup) weight; 0 is off."""
     dropout: float = 0.2
@@ -51,15 +52,16 @@ class Recipe:
 
 
 class ConvHead(nn.Module):
-    def __init__(self, classes: int, dropout: float, channels: int = CHANNELS, hidden: int = HIDDEN) -> None:
+    def __init__(self, classes: int, dropout: float, channels: int = CHANNELS, hidden: int = HIDDEN,
+                 values: int = 96) -> None:
         super().__init__()
-        self.conv1 = nn.Conv1d(96, channels, 3, padding=1)
+        self.conv1 = nn.Conv1d(values, channels, 3, padding=1)
         self.conv2 = nn.Conv1d(channels, channels, 3, padding=1)
         self.fc1 = nn.Linear(2 * channels, hidden)
         self.fc2 = nn.Linear(hidden, classes)
         self.drop = nn.Dropout(dropout)
 
-    def forward(self, x: torch.Tensor) -> torch.Tensor:  # x: (batch, frames, 96), normalised
+    def forward(self, x: torch.Tensor) -> torch.Tensor:  # x: (batch, frames, values), normalised
         x = x.transpose(1, 2)
         x = torch.relu(self.conv1(self.drop(x)))
         x = torch.relu(self.conv2(x))
@@ -68,9 +70,10 @@ class ConvHead(nn.Module):
 
 
 class GruHead(nn.Module):
-    def __init__(self, classes: int, dropout: float, channels: int = CHANNELS, hidden: int = HIDDEN) -> None:
+    def __init__(self, classes: int, dropout: float, channels: int = CHANNELS, hidden: int = HIDDEN,
+                 values: int = 96) -> None:
         super().__init__()
-        self.gru = nn.GRU(96, channels, batch_first=True, bidirectional=True)
+        self.gru = nn.GRU(values, channels, batch_first=True, bidirectional=True)
         self.att = nn.Linear(2 * channels, 1)
         self.fc1 = nn.Linear(4 * channels, hidden)
         self.fc2 = nn.Linear(hidden, classes)
@@ -97,7 +100,7 @@ def _augment(features: torch.Tensor, recipe: Recipe, generator: torch.Generator)
         keep = keep * ~((span >= start) & (span < start + width))
     features = features * keep.unsqueeze(2)
     if recipe.channel_mask:
-        count = torch.randint(0, recipe.channel_mask + 1, (batch, 1), generator=generator)
+        count = torch.randint(0, recipe.channel_mask * dims // 96 + 1, (batch, 1), generator=generator)
         rank = torch.rand((batch, dims), generator=generator).argsort(dim=1).argsort(dim=1)
         features = features * (rank >= count).float().unsqueeze(1)
     return features
@@ -106,7 +109,7 @@ def _augment(features: torch.Tensor, recipe: Recipe, generator: torch.Generator)
 def _fit_one(xt: torch.Tensor, yt: torch.Tensor, classes: int, recipe: Recipe, seed: int) -> dict[str, np.ndarray]:
     torch.manual_seed(seed)
     shape = GruHead if recipe.arch == "gru" else ConvHead
-    model: nn.Module = shape(classes, recipe.dropout, recipe.channels, recipe.hidden)
+    model: nn.Module = shape(classes, recipe.dropout, recipe.channels, recipe.hidden, xt.shape[2])
     # Each example counts alike, and one of "not a command" NEGATIVE_WEIGHT times: a false command
     # is worse than a miss. (Balancing the classes instead gave the one class of everything that
     # is not a command the weight of one command, and a fifth of the training talk was taken for
@@ -149,8 +152,8 @@ def fit(data: dict[str, np.ndarray], labels: tuple[str, ...], *, recipe: Recipe,
     x = data["x"].astype(np.float32)
     index = {label: n for n, label in enumerate(labels)}
     y = np.array([index[str(label)] for label in data["label"]])
-    mean = x.reshape(-1, 96).mean(axis=0)
-    std = x.reshape(-1, 96).std(axis=0) + 1e-3
+    mean = x.reshape(-1, x.shape[2]).mean(axis=0)
+    std = x.reshape(-1, x.shape[2]).std(axis=0) + 1e-3
     xt = torch.tensor((x - mean) / std)
     yt = torch.tensor(y)
     weights: dict[str, Any] = {"mean": mean.astype(np.float32), "std": std.astype(np.float32),

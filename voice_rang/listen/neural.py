@@ -21,10 +21,11 @@ from collections.abc import Iterable
 import numpy as np
 
 from ..commands import CommandSet
-from .command_head import HEARS_SUPPRESSED, CommandHead, HeadScores
+from .command_head import FRONT_MOONSHINE, HEARS_SUPPRESSED, CommandHead, HeadScores
 from .decision import Rule, decide, hear_again, settle
 from .embedding import EmbeddingStream, SpeechEmbedding
-from .moonshine import MoonshineModel
+from .front import moonshine_features
+from .moonshine import MoonshineModel, shared_encoder
 from .personal import PersonalMatch, PersonalVoice
 from .recognizer import Recognizer, Tuning
 from .results import Completion, Recognition
@@ -52,6 +53,10 @@ class NeuralRecognizer:
         self.rule = rule or Rule(accept=self.head.accept, ask=self.head.ask)
         self.personal = personal if personal else None
         self._stream = EmbeddingStream(SpeechEmbedding.shared())
+        self._reads_pcm = self.head.front == FRONT_MOONSHINE
+        """A head on Moonshine's encoder reads the whole utterance at its end, not the stream."""
+        if self._reads_pcm:
+            shared_encoder()  # loaded now, where a missing model can be said, not at the first word
         self._suppressor: UtteranceSuppressor | None = None
         self._last_chunk = 0
         self._prepared: tuple[int, np.ndarray] | None = None
@@ -98,9 +103,9 @@ class NeuralRecognizer:
     def feed(self, pcm: bytes) -> None:
         self.grammar.feed(pcm)
         heard = pcm if self._suppressor is None else self._suppressor.process(pcm)
-        if heard:
+        if heard and not self._reads_pcm:
             self._stream.feed(heard)
-        if self.transcriber is not None:
+        if self.transcriber is not None or self._reads_pcm:
             self._pcm += pcm
         self._last_chunk = len(pcm) // 2
 
@@ -113,7 +118,10 @@ class NeuralRecognizer:
         at another frame. The closing's mel frames and embeddings, about 7 ms, are then no part
         of the wait for an answer. (The head itself, about 1 ms, stays at the end: run here too,
         the answers came no sooner in ``bench_latency.py``.)"""
-        self._prepared = (self._stream.samples, self._stream.finish())
+        if self._reads_pcm:  # Moonshine's encoder, 20-40 ms: as much of it as the frame allows
+            self._prepared = (len(self._pcm) // 2, moonshine_features(bytes(self._pcm)))
+        else:
+            self._prepared = (self._stream.samples, self._stream.finish())
 
     def completion(self) -> Completion:
         return self.grammar.completion()
@@ -131,7 +139,11 @@ class NeuralRecognizer:
             self._stream.feed(held)  # an utterance shorter than the room the suppressor learns from
         before_last = self._stream.samples - self._last_chunk
         prepared, self._prepared = self._prepared, None
-        if prepared is not None and prepared[0] == before_last:
+        if self._reads_pcm:
+            read = max(len(self._pcm) // 2 - self._last_chunk, 0)
+            utterance = prepared[1] if prepared is not None and prepared[0] == read else \
+                moonshine_features(bytes(self._pcm[:2 * read]))
+        elif prepared is not None and prepared[0] == before_last:
             utterance = prepared[1]
         else:
             utterance = self._stream.finish(leave_out=self._last_chunk)

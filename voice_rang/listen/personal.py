@@ -19,8 +19,8 @@ from pathlib import Path
 import numpy as np
 
 from ..xdg import base_dir
-from .command_head import HEARS_SUPPRESSED, CommandHead
-from .embedding import SpeechEmbedding, features
+from .command_head import CommandHead
+from .front import head_features
 
 __all__ = ["PersonalMatch", "PersonalVoice", "check_takes", "command_of_file", "voice_dir"]
 
@@ -82,7 +82,7 @@ def check_takes(takes: list[np.ndarray], head: CommandHead | None = None) -> lis
 def _pooled(take: np.ndarray, head: CommandHead) -> np.ndarray:
     """A take as the unit vector of the head's pooled embeddings, heard as the head learnt to
     hear (through the suppressor for a head that learnt on suppressed sound)."""
-    return _unit(head.pooled(features(take, SpeechEmbedding.shared(), suppressed=head.hears == HEARS_SUPPRESSED)))
+    return _unit(head.pooled(head_features(take, head)))
 
 
 def _unit(vector: np.ndarray) -> np.ndarray:

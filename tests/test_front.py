@@ -1,0 +1,89 @@
+"""What a command head reads: Moonshine's encoder states for the released head, the speech
+embedding for the heads before it, the same in training, the live path and the player's takes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from small_heads import small_head
+from speech_samples import synthesize
+
+from voice_rang.commands import CommandSet
+from voice_rang.listen import neural
+from voice_rang.listen.command_head import FRONT_EMBEDDING, FRONT_MOONSHINE, CommandHead
+from voice_rang.listen.embedding import features
+from voice_rang.listen.front import MOONSHINE_BINS, binned, head_features, moonshine_features
+from voice_rang.listen.neural import NeuralRecognizer
+from voice_rang.listen.personal import PersonalVoice
+from voice_rang.listen.recognizer import decode_pcm
+
+
+def test_spans_are_averaged_evenly_and_none_is_empty_however_short_the_utterance() -> None:
+    frames = np.arange(10, dtype=np.float32).reshape(10, 1)
+    assert binned(frames, 5).ravel().tolist() == [0.5, 2.5, 4.5, 6.5, 8.5]
+    short = binned(frames[:3], 6)
+    assert short.shape == (6, 1) and not np.isnan(short).any()
+
+
+def test_a_head_on_moonshine_is_fed_the_whole_utterance_as_training_made_it(tmp_path: Path) -> None:
+    head = small_head(tmp_path / "command_head.npz")
+    before = small_head(tmp_path / "embedding_head.npz", front=FRONT_EMBEDDING)
+    assert (head.front, CommandHead.released().front, before.front) == (FRONT_MOONSHINE,) * 2 + (FRONT_EMBEDDING,)
+    silence = b"\0\0" * 4800
+    pcm = silence + synthesize("turn", "kal16") + silence
+    pcm = pcm[:len(pcm) // 640 * 640]  # whole 20 ms frames: the last is the one the head leaves out
+    recognizer = NeuralRecognizer(CommandSet.load("en"), head=head)
+    recognizer.recognize(pcm)
+    heard = recognizer.last[0][3]
+    assert heard.shape == (MOONSHINE_BINS, 416)
+    assert np.allclose(heard, moonshine_features(pcm[:-640]), atol=1e-4)
+    assert np.allclose(head_features(pcm, head), moonshine_features(pcm), atol=1e-6)
+    assert np.array_equal(head_features(pcm, before), features(pcm))
+
+
+def test_the_players_takes_are_matched_in_the_space_of_the_head_that_reads_moonshine(tmp_path: Path) -> None:
+    head = small_head(tmp_path / "command_head.npz")
+    takes = {text: [np.frombuffer(synthesize(text, voice), dtype="<i2") for voice in ("kal16", "rms")]
+             for text in ("turn", "status")}
+    voice = PersonalVoice(takes, head=head)
+    match = voice.match(moonshine_features(synthesize("turn", "kal16")))
+    assert match.similarity == pytest.approx(1.0, abs=1e-4), "a take and itself, read two ways"
+
+
+class _Unprepared(NeuralRecognizer):
+    """The live recogniser with nothing done ahead of the endpoint."""
+
+    def prepare(self) -> None:
+        pass
+
+
+def test_moonshines_encoder_runs_ahead_of_the_endpoint_on_the_same_sound_the_end_would_give(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    head = small_head(tmp_path / "command_head.npz")
+    commands = CommandSet.load("en")
+    ahead, at_the_end = NeuralRecognizer(commands, head=head), _Unprepared(commands, head=head)
+    silence = b"\0\0" * 8000
+    for text in ("turn", "auto reveal on"):
+        audio = silence + synthesize(text, "kal16") + silence
+        assert [r.command for r in decode_pcm(ahead, audio)] == [r.command for r in decode_pcm(at_the_end, audio)]
+        assert len(ahead.last) == len(at_the_end.last) >= 1, text
+        for mine, theirs in zip(ahead.last, at_the_end.last, strict=True):
+            assert np.allclose(mine[3], theirs[3], atol=1e-5), text
+    prepared: list[int] = []
+    encoded: list[int] = []
+    encode, prepare = neural.moonshine_features, ahead.prepare
+
+    def counted_prepare() -> None:
+        prepared.append(1)
+        prepare()
+
+    def counted_encode(pcm: bytes) -> np.ndarray:
+        encoded.append(len(pcm))
+        return encode(pcm)
+
+    ahead.prepare = counted_prepare  # type: ignore[method-assign]
+    monkeypatch.setattr(neural, "moonshine_features", counted_encode)
+    assert len(list(decode_pcm(ahead, silence + synthesize("turn", "kal16") + silence))) == 1
+    assert prepared and len(encoded) == len(prepared), "the end encoded again what was encoded ahead"

@@ -1,0 +1,61 @@
+"""What a command head reads of one whole utterance, by the front end it learnt on.
+
+Receives: an utterance (PCM16 samples at 16 kHz) and a :class:`.command_head.CommandHead`. Emits
+the array that head scores: for the released head (``front = "moonshine"``), the states of
+Moonshine's English encoder averaged into :data:`MOONSHINE_BINS` equal spans of the utterance;
+for the heads before it, the last ``HEAD_FRAMES`` speech embeddings (:mod:`.embedding`; through
+the noise suppressor for a head that learnt on suppressed sound). Training, the player's takes
+and the live recogniser all call this, so a head is always fed what it learnt on.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .command_head import FRONT_MOONSHINE, HEARS_SUPPRESSED, CommandHead
+from .embedding import SpeechEmbedding, features
+
+__all__ = ["MIN_SAMPLES", "MOONSHINE_BINS", "binned", "head_features", "moonshine_features"]
+
+MOONSHINE_BINS = 24
+"""Spans an utterance's encoder states are averaged into: a fixed size for the head whatever the
+utterance's length (a 2.4 s command gets 100 ms a span, a short "turn" about 30)."""
+MIN_SAMPLES = 6400
+"""Utterances under 0.4 s are padded with silence to this: the encoder then gives 16 states, so
+no span is empty."""
+
+
+def binned(frames: np.ndarray, bins: int) -> np.ndarray:
+    """``frames`` (time, values) averaged into ``bins`` spans of (nearly) equal length.
+
+    >>> binned(np.arange(8, dtype=np.float32).reshape(8, 1), 4).ravel().tolist()
+    [0.5, 2.5, 4.5, 6.5]
+    >>> binned(np.ones((3, 2), np.float32), 3).shape
+    (3, 2)
+    """
+    edges = np.linspace(0, len(frames), bins + 1)
+    starts = np.floor(edges[:-1]).astype(int)
+    stops = np.maximum(np.ceil(edges[1:]).astype(int), starts + 1)
+    return np.stack([frames[a:b].mean(axis=0) for a, b in zip(starts, stops, strict=True)]).astype(np.float32)
+
+
+def moonshine_features(pcm: bytes | np.ndarray, model: object | None = None) -> np.ndarray:
+    """An utterance -> ``(MOONSHINE_BINS, 416)``: Moonshine base's encoder states, binned."""
+    from .moonshine import MoonshineModel, shared_encoder
+
+    encoder = model.encoder if isinstance(model, MoonshineModel) else shared_encoder()
+    samples = np.frombuffer(pcm, dtype="<i2") if isinstance(pcm, bytes) else np.asarray(pcm)
+    audio = (samples.astype(np.float32) / 32768.0)[None]
+    if audio.shape[1] < MIN_SAMPLES:
+        audio = np.pad(audio, ((0, 0), (0, MIN_SAMPLES - audio.shape[1])))
+    hidden = encoder.run(None, {"input_values": audio})[0][0]
+    return binned(hidden, MOONSHINE_BINS)
+
+
+def head_features(pcm: bytes | np.ndarray, head: CommandHead, *, closing_ms: int | None = None) -> np.ndarray:
+    """``pcm`` as ``head`` reads it (``closing_ms``: the embedding's closing silence, play's by
+    default; a Moonshine head reads the utterance as it is)."""
+    if head.front == FRONT_MOONSHINE:
+        return moonshine_features(pcm)
+    kwargs = {} if closing_ms is None else {"closing_ms": closing_ms}
+    return features(pcm, SpeechEmbedding.shared(), suppressed=head.hears == HEARS_SUPPRESSED, **kwargs)
