@@ -17,7 +17,7 @@ never trained or tuned the head.
     .venv/bin/python benchmarks/bench_neural.py make --voices kokoro-heldout --espeak-takes 0 --seed 2021
     .venv/bin/python benchmarks/bench_neural.py score --voices kokoro-heldout  # 9 neural voices never heard
 
-With Moonshine installed (``pip install -e ".[ear]"``), ``score`` also gives the live rule with
+With Moonshine's decoder prepared (``scripts/dev setup`` for testing does it), ``score`` also gives the live rule with
 the second ear (``voice_rang.listen.transcriber``; not part of the live path) and keeps its
 verdicts in the rows, for ``ear``.
 

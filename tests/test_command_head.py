@@ -13,11 +13,21 @@ from typing import Any
 
 import numpy as np
 import pytest
+from small_heads import small_head
 from speech_samples import synthesize
 
 from voice_rang.commands import CommandSet
-from voice_rang.listen.command_head import HEARS_GIVEN, HEARS_SUPPRESSED, WEIGHTS_SHA256, CommandHead, ModelCorrupt
+from voice_rang.listen.command_head import (
+    FRONT_EMBEDDING,
+    FRONT_MOONSHINE,
+    HEARS_GIVEN,
+    HEARS_SUPPRESSED,
+    WEIGHTS_SHA256,
+    CommandHead,
+    ModelCorrupt,
+)
 from voice_rang.listen.embedding import CLOSING_MS, features
+from voice_rang.listen.front import MOONSHINE_BINS
 from voice_rang.listen.neural import NeuralRecognizer
 from voice_rang.listen.recognizer import decode_pcm, summarize
 
@@ -55,9 +65,10 @@ def test_commands_are_heard_and_talk_is_not_through_the_live_path() -> None:
     assert heard["seven of clubs"] is None
 
 
-def test_the_head_runs_in_numpy_on_any_utterance() -> None:
+def test_the_released_head_reads_moonshines_encoder_and_runs_in_numpy_on_any_utterance() -> None:
     head = CommandHead.released()
-    scores = head.scores(np.zeros((20, 96), dtype=np.float32))
+    assert head.front == FRONT_MOONSHINE and head.mean.shape == (416,)
+    scores = head.scores(np.zeros((MOONSHINE_BINS, 416), dtype=np.float32))
     assert abs(sum(scores.probabilities) - 1.0) < 1e-5
 
 
@@ -67,7 +78,8 @@ def test_the_head_runs_in_numpy_on_any_utterance() -> None:
 def test_the_training_recipe_runs_end_to_end_on_a_tiny_set(tmp_path: Path) -> None:
     pytest.importorskip("torch")
     run = subprocess.run([sys.executable, str(ROOT / "scripts" / "train_command_head.py"), "--tiny", "--validate",
-                          "--out", str(tmp_path / "model"), "--work", str(tmp_path / "work")],
+                          "--front", FRONT_MOONSHINE, "--out", str(tmp_path / "model"),
+                          "--work", str(tmp_path / "work")],
                          capture_output=True, text=True, timeout=600)
     assert run.returncode == 0, run.stderr[-2000:]
     summary = json.loads((tmp_path / "model" / "command_head.json").read_text())
@@ -80,7 +92,8 @@ def test_the_training_recipe_runs_end_to_end_on_a_tiny_set(tmp_path: Path) -> No
     assert {"right", "wrong", "near", "talk"} <= set(summary["validation"]["clean"])
     head = CommandHead(tmp_path / "model" / "command_head.npz")
     assert head.labels[0] == "" and len(head.labels) == 1 + len(CommandSet.load("en").spoken())
-    assert head.scores(np.zeros((20, 96), dtype=np.float32)).labels == head.labels
+    assert head.front == FRONT_MOONSHINE and summary["values"] == 416, "the released head's recipe"
+    assert head.scores(np.zeros((MOONSHINE_BINS, 416), dtype=np.float32)).labels == head.labels
 
 
 @pytest.mark.parametrize("arch", ["gru", "conv"])
@@ -121,15 +134,18 @@ def test_merged_heads_average_their_members_each_under_its_own_normalisation() -
     labels = tuple(str(x) for x in released["labels"])
     one, other = CommandHead.from_weights(released, labels), CommandHead.from_weights(shifted, labels)
     both = CommandHead.from_weights(merged, labels)
+    assert str(merged["front"]) == FRONT_MOONSHINE, "a merged head reads what its heads read"
     rng = np.random.default_rng(3)
     for _ in range(5):
-        x = (released["mean"] + rng.standard_normal((20, 96)) * released["std"]).astype(np.float32)
+        x = (released["mean"] + rng.standard_normal((MOONSHINE_BINS, 416)) * released["std"]).astype(np.float32)
         np.testing.assert_allclose(both.probabilities(x), (one.probabilities(x) + other.probabilities(x)) / 2,
                                    rtol=1e-5, atol=1e-6)
         assert not np.allclose(one.probabilities(x), other.probabilities(x))
         np.testing.assert_allclose(both.pooled(x), np.concatenate([one.pooled(x), other.pooled(x)]), rtol=1e-5)
     with pytest.raises(ValueError, match="same labels"):
         merge_heads.merged([released, dict(released, labels=released["labels"][::-1])])
+    with pytest.raises(ValueError, match="same sound"):
+        merge_heads.merged([released, {k: v for k, v in released.items() if k != "front"}])
 
 
 def test_recorded_music_is_heard_only_where_asked_and_leaves_the_main_takes_as_they_were() -> None:
@@ -336,9 +352,10 @@ def _finishes(recognizer: NeuralRecognizer) -> list[int]:
 
 
 @pytest.mark.skipif(shutil.which("flite") is None, reason="needs flite")
-def test_the_closing_is_computed_ahead_of_the_endpoint_and_gives_the_head_the_same_utterance() -> None:
+def test_the_closing_is_computed_ahead_of_the_endpoint_and_gives_the_head_the_same_utterance(tmp_path: Path) -> None:
     commands = CommandSet.load("en")
-    ahead, at_the_end = NeuralRecognizer(commands), _Unprepared(commands)
+    head = small_head(tmp_path / "command_head.npz", front=FRONT_EMBEDDING)  # a head on the speech embedding
+    ahead, at_the_end = NeuralRecognizer(commands, head=head), _Unprepared(commands, head=head)
     asked_ahead, asked_at_the_end = _finishes(ahead), _finishes(at_the_end)
     silence = b"\0\0" * 8000
     for text in ("turn", "auto reveal on", "the cat sat on the mat"):
@@ -354,17 +371,16 @@ def test_the_closing_is_computed_ahead_of_the_endpoint_and_gives_the_head_the_sa
 
 
 def test_a_head_that_learnt_on_suppressed_sound_is_fed_it_as_training_made_it(tmp_path: Path) -> None:
-    with np.load(MODEL) as released:
-        weights = {name: released[name] for name in released.files}
-    np.savez(tmp_path / "command_head.npz", **weights, hears=np.array(HEARS_SUPPRESSED))
-    head = CommandHead(tmp_path / "command_head.npz")
-    assert (head.hears, CommandHead.released().hears) == (HEARS_SUPPRESSED, HEARS_GIVEN)
+    head = small_head(tmp_path / "suppressed.npz", front=FRONT_EMBEDDING, hears=HEARS_SUPPRESSED)
+    given = small_head(tmp_path / "given.npz", front=FRONT_EMBEDDING)
+    assert (head.hears, given.hears, CommandHead.released().hears) == (HEARS_SUPPRESSED, HEARS_GIVEN, HEARS_GIVEN)
     hiss = np.random.default_rng(3).standard_normal(16000).astype(np.float32) * 800
     word = np.frombuffer(synthesize("turn", "kal16"), dtype="<i2").astype(np.float32)
     word = np.concatenate([np.zeros(4800, np.float32), word, np.zeros(4800, np.float32)])[:16000]
     pcm = np.clip(np.pad(word, (0, 16000 - len(word))) + hiss, -32768, 32767).astype("<i2").tobytes()
     commands = CommandSet.load("en")
-    for recognizer, suppressed in ((NeuralRecognizer(commands, head=head), True), (NeuralRecognizer(commands), False)):
+    for recognizer, suppressed in ((NeuralRecognizer(commands, head=head), True),
+                                   (NeuralRecognizer(commands, head=given), False)):
         recognizer.recognize(pcm)
         heard = recognizer.last[0][3]
         assert np.allclose(heard, features(pcm[:-640], suppressed=suppressed), atol=1e-4)

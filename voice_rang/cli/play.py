@@ -327,7 +327,9 @@ class VoiceStarter:
     def _run(self) -> None:
         try:
             from ..listen import MicrophoneUnavailable, VoiceListener
+            from ..listen.command_head import ModelCorrupt
             from ..listen.microphone import TURN_TAKING_GAP_S, check_microphone
+            from ..listen.moonshine import MoonshineUnavailable
             from ..listen.neural import live_recognizer
             from ..speech.deadlines import START_TIMEOUT_S, SoundSystemNotAnswering, answer_within
         except ImportError as error:  # pragma: no cover - broken installation
@@ -365,13 +367,18 @@ class VoiceStarter:
         # Before the recogniser loads: a player without a microphone hears so at the start.
         if not within_time(partial(check_microphone, mic), "voice-check"):
             return
+        try:
+            recognizer = live_recognizer(self._commands, language=self._args.lang)
+        except (ModelCorrupt, MoonshineUnavailable) as error:
+            failed(f"{str(error).rstrip('.')}.")
+            return
         listener = VoiceListener(self._commands, on_command=self._inbox.put, on_unsure=self.unsure,
                                  on_too_noisy=too_noisy,
                                  on_error=failed, on_speech_start=lambda: self._inbox.put(BARGE_IN),
                                  on_speech_end=lambda: self._inbox.put(SPEECH_ENDED),
                                  mic=mic, allowed=self._table.valid_commands,
-                                 # loaded here, so that only opening the device is timed below
-                                 recognizer=live_recognizer(self._commands, language=self._args.lang))
+                                 # loaded above, so that only opening the device is timed below
+                                 recognizer=recognizer)
         half_duplex = self._speech is not None and not self._args.headphones
         if half_duplex:
             # Half duplex from the first word: the game may already be talking.

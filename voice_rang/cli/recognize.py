@@ -33,6 +33,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from ..commands import CommandSet
     from ..listen.command_head import ModelCorrupt
+    from ..listen.moonshine import MoonshineUnavailable
     from ..listen.neural import live_recognizer
     from ..listen.recognizer import decode_pcm, summarize
     from ..listen.wavfile import WavError, read_wav_16k
@@ -54,6 +55,8 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"{error.name or 'a voice package'} is not installed (scripts/dev setup)") from None
     except ModelCorrupt as error:
         raise UsageError(f"{error}; reinstall voice-rang") from None
+    except MoonshineUnavailable as error:
+        raise UsageError(str(error)) from None
     status = 0
     for name in args.files:
         try:

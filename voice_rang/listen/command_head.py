@@ -1,12 +1,13 @@
-"""The command head: an utterance's speech embeddings -> a probability for each command and for
+"""The command head: what an utterance sounds like -> a probability for each command and for
 "not a command".
 
-Receives: ``(HEAD_FRAMES, 96)`` from :mod:`.embedding`. Emits: :class:`HeadScores`. A small
-ensemble of networks (each two 1-D convolutions over time or a bidirectional GRU, pooled, and two
-dense layers; :class:`CommandHead`) trained by ``scripts/train_command_head.py`` from synthetic
-voices alone, held-out speakers kept apart (docs/model-card.md). Its weights ship in the package
-(``models/command_head.npz``, under a megabyte), are checked against :data:`WEIGHTS_SHA256`
-when loaded, and run in numpy.
+Receives: what :func:`.front.head_features` gives the head: ``(MOONSHINE_BINS, 416)`` states of
+Moonshine's encoder for the released head, ``(HEAD_FRAMES, 96)`` speech embeddings for the heads
+before it. Emits: :class:`HeadScores`. A small ensemble of networks (each two 1-D convolutions
+over time or a bidirectional GRU, pooled, and two dense layers; :class:`CommandHead`) trained by
+``scripts/train_command_head.py`` from synthetic voices alone, held-out speakers kept apart
+(docs/model-card.md). Its weights ship in the package (``models/command_head.npz``, about 1.2
+MB), are checked against :data:`WEIGHTS_SHA256` when loaded, and run in numpy.
 """
 
 from __future__ import annotations
@@ -19,7 +20,8 @@ from pathlib import Path
 
 import numpy as np
 
-__all__ = ["HEARS_GIVEN", "HEARS_SUPPRESSED", "NOT_A_COMMAND", "WEIGHTS_SHA256", "CommandHead", "HeadScores",
+__all__ = ["FRONT_EMBEDDING", "FRONT_MOONSHINE",
+           "HEARS_GIVEN", "HEARS_SUPPRESSED", "NOT_A_COMMAND", "WEIGHTS_SHA256", "CommandHead", "HeadScores",
            "ModelCorrupt"]
 
 NOT_A_COMMAND = ""
@@ -29,7 +31,11 @@ HEARS_GIVEN = "given"
 """A head that learnt on the sound as the microphone gives it."""
 HEARS_SUPPRESSED = "suppressed"
 """A head that learnt on each take through the noise suppressor (:mod:`.suppress`)."""
-WEIGHTS_SHA256 = "40ea42f4af381e13a4b2bef84ea939c75bfbf19cb8e577da5431862052f6f3b8"
+FRONT_EMBEDDING = "embedding"
+"""A head that reads the speech embedding (:mod:`.embedding`): the heads before the released one."""
+FRONT_MOONSHINE = "moonshine"
+"""A head that reads Moonshine's encoder states (:mod:`.front`): the released one."""
+WEIGHTS_SHA256 = "acfda189cfa4ab150ffb0a28c9a1912f1b4a09c14fb158691765d5069dce7c40"
 """The hash of the released weights; ``scripts/train_command_head.py`` writes it here."""
 
 
@@ -143,6 +149,8 @@ class CommandHead:
         self.hears = str(weights["hears"]) if "hears" in weights else HEARS_GIVEN
         """The sound the head learnt on, so the one it must be fed: :data:`HEARS_GIVEN` (the
         microphone's) or :data:`HEARS_SUPPRESSED` (through :class:`.suppress.UtteranceSuppressor`)."""
+        self.front = str(weights["front"]) if "front" in weights else FRONT_EMBEDDING
+        """What the head reads of an utterance (:func:`.front.head_features`)."""
         count = int(weights["members"]) if "members" in weights else 1
         self.mean = np.asarray(weights["mean"], dtype=np.float32)
         self.std = np.asarray(weights["std"], dtype=np.float32)
@@ -152,7 +160,7 @@ class CommandHead:
             self.members.append({name[len(prefix):]: np.asarray(value, dtype=np.float32)
                                  for name, value in weights.items() if name.startswith(prefix)
                                  and name not in ("labels", "thresholds", "arch", "members", "mean", "std",
-                                                  "hears")})
+                                                  "hears", "front")})
         if self.arch == "gru":
             self._stacked = tuple(np.stack([p[f"gru.{kind}_l0{suffix}"] for p in self.members
                                             for suffix in ("", "_reverse")])
