@@ -36,8 +36,11 @@ def test_only_the_native_libraries_lines_count_as_noise() -> None:
     assert NATIVE_NOISE.match(b"Expression 'PaAlsaStream_HandleXrun( stream )' failed in "
                               b"'src/hostapi/alsa/pa_linux_alsa.c', line: 4555")
     assert NATIVE_NOISE.match(b"ALSA lib confmisc.c:855:(parse_card) cannot find card '0'")
+    assert NATIVE_NOISE.match(b"\x1b[0;93m2026-12-06 00:09:38.692790279 [W:onnxruntime:Default, telemetry_1ds.cc:613 "
+                              b"operator()] Failed to persist telemetry device ID; using an in-memory identifier\x1b[m")
     for kept in (b"voice-rang play: --seats must be 2 to 6, not 9",
                  b"Expression of interest failed",
+                 b"2026-12-06 00:09:38 [E:onnxruntime:Default, inference_session.cc:1] model failed",
                  b"Traceback (most recent call last):"):
         assert not NATIVE_NOISE.match(kept)
 

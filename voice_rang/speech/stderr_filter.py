@@ -28,9 +28,12 @@ __all__ = ["NATIVE_NOISE", "filter_native_stderr"]
 
 NATIVE_NOISE = re.compile(
     rb"^(Expression '.*' failed in '.*', line: \d+"
-    rb"|ALSA lib .*)\r?$"
+    rb"|ALSA lib .*"
+    rb"|(\x1b\[[0-9;]*m)?\S+ \S+ \[W:onnxruntime:[^\]]*telemetry[^\]]*\] .*)\r?$"
 )
-"""Lines from PortAudio's ALSA host and from ALSA itself; nothing the game writes looks so."""
+"""Lines from PortAudio's ALSA host, from ALSA itself, and onnxruntime's warning that it could not
+keep a telemetry id in an unwritable cache (the models load all the same); nothing the game writes
+looks so."""
 
 _lock = threading.Lock()
 _installed = False
