@@ -4,11 +4,13 @@ one rule (:mod:`.decision`) decides.
 Receives and emits exactly what :class:`.recognizer.Recognizer` does (the
 :class:`.results.StreamingRecognizer` protocol), so the microphone listener, ``decode_pcm`` and
 ``voice-rang recognize`` drive either. The grammar decoders still give the endpointer its hint (a
-whole command closes the utterance after 100 ms of silence) and a second opinion; the speech
-embedding is computed while the person speaks, so at the endpoint only its last 80 ms and the
-head are left (a few milliseconds). With a second ear loaded and ``Rule.second_ear`` on, an
-utterance the rule does not act on is heard again by Moonshine (:mod:`.transcriber`, about 0.1 s);
-neither is part of the live path (``Rule.second_ear``).
+whole command closes the utterance after 100 ms of silence) and a second opinion. The released
+head reads Moonshine's encoder (:mod:`.front`), which is run on a thread of its own from the frame
+before the endpoint, so the endpoint waits only for what that frame did not cover and the head (a
+few milliseconds); a head on the speech embedding has it computed while the person speaks. With
+a second ear loaded and ``Rule.second_ear`` on, an utterance the rule does not act on is heard
+again by Moonshine (:mod:`.transcriber`, about 0.1 s); neither is part of the live path
+(``Rule.second_ear``).
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import math
 import threading
 import time
 from collections.abc import Iterable
+from concurrent.futures import Future, ThreadPoolExecutor
 
 import numpy as np
 
@@ -55,11 +58,14 @@ class NeuralRecognizer:
         self._stream = EmbeddingStream(SpeechEmbedding.shared())
         self._reads_pcm = self.head.front == FRONT_MOONSHINE
         """A head on Moonshine's encoder reads the whole utterance at its end, not the stream."""
+        self._encoding: ThreadPoolExecutor | None = None
+        """Where the encoder runs ahead of the endpoint, beside the listener's next frame."""
         if self._reads_pcm:
             shared_encoder()  # loaded now, where a missing model can be said, not at the first word
+            self._encoding = ThreadPoolExecutor(1, thread_name_prefix="voice-rang-encoder")
         self._suppressor: UtteranceSuppressor | None = None
         self._last_chunk = 0
-        self._prepared: tuple[int, np.ndarray] | None = None
+        self._prepared: tuple[int, np.ndarray | Future[np.ndarray]] | None = None
         self._allowed: frozenset[str] | None = None
         self._lock = threading.Lock()
         self._pcm = bytearray()
@@ -117,9 +123,11 @@ class NeuralRecognizer:
         answer computed a frame early, and :meth:`finish` computes it itself when the end comes
         at another frame. The closing's mel frames and embeddings, about 7 ms, are then no part
         of the wait for an answer. (The head itself, about 1 ms, stays at the end: run here too,
-        the answers came no sooner in ``bench_latency.py``.)"""
-        if self._reads_pcm:  # Moonshine's encoder, 20-40 ms: as much of it as the frame allows
-            self._prepared = (len(self._pcm) // 2, moonshine_features(bytes(self._pcm)))
+        the answers came no sooner in ``bench_latency.py``.) Moonshine's encoder, 20-40 ms, longer
+        than a frame, runs on its own thread, so the listener takes in the next frame meanwhile
+        and :meth:`finish` waits only for what is left of it."""
+        if self._encoding is not None:  # Moonshine's encoder, 20-40 ms, beside the next frame
+            self._prepared = (len(self._pcm) // 2, self._encoding.submit(moonshine_features, bytes(self._pcm)))
         else:
             self._prepared = (self._stream.samples, self._stream.finish())
 
@@ -138,13 +146,16 @@ class NeuralRecognizer:
         if self._suppressor is not None and (held := self._suppressor.flush()):
             self._stream.feed(held)  # an utterance shorter than the room the suppressor learns from
         before_last = self._stream.samples - self._last_chunk
+        read = max(len(self._pcm) // 2 - self._last_chunk, 0) if self._reads_pcm else before_last
         prepared, self._prepared = self._prepared, None
-        if self._reads_pcm:
-            read = max(len(self._pcm) // 2 - self._last_chunk, 0)
-            utterance = prepared[1] if prepared is not None and prepared[0] == read else \
-                moonshine_features(bytes(self._pcm[:2 * read]))
-        elif prepared is not None and prepared[0] == before_last:
-            utterance = prepared[1]
+        ahead = prepared[1] if prepared is not None and prepared[0] == read else None
+        utterance: np.ndarray
+        if isinstance(ahead, Future):
+            utterance = ahead.result()
+        elif ahead is not None:
+            utterance = ahead
+        elif self._reads_pcm:
+            utterance = moonshine_features(bytes(self._pcm[:2 * read]))
         else:
             utterance = self._stream.finish(leave_out=self._last_chunk)
         scores = self.head.scores(utterance)
