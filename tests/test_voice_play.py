@@ -208,6 +208,32 @@ def test_an_unknown_microphone_is_one_clear_line_and_play_goes_on_by_keyboard(au
         assert len(off) == 1 and off[0].endswith("Play by keyboard.")
 
 
+def test_a_speech_model_that_cannot_be_prepared_is_one_clear_line_and_play_goes_on_by_keyboard(
+        audio_server: AudioServer, tmp_path: Path) -> None:
+    """Moonshine's encoder is converted into the user's cache; a cache that cannot hold it (here
+    a file where the folder should be) turns the voice off with one line, not a traceback."""
+    blocked = tmp_path / "cache"
+    blocked.write_text("not a folder")
+    env = {**audio_server.env, "XDG_CACHE_HOME": str(blocked)}
+    process = subprocess.Popen([VOICE_RANG, "play", "--beat", "0", "--verbosity", "brief"], env=env,
+                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert process.stdout is not None and process.stdin is not None
+    lines = LineWatch(process.stdout)
+    try:
+        assert lines.wait_for("Voice commands are off:", timeout=60), lines.lines
+        process.stdin.write("turn\n")
+        process.stdin.flush()
+        assert lines.wait_for("You: the ", timeout=10), lines.lines
+        process.stdin.write("quit\nyes\n")
+        process.stdin.flush()
+        assert process.wait(20) == 0
+    finally:
+        process.kill()
+    off = [line for _, line in lines.lines if line.startswith("Voice commands are off")]
+    assert len(off) == 1 and "Moonshine's model could not be prepared" in off[0], off
+    assert process.stderr is not None and "Traceback" not in process.stderr.read()
+
+
 @pytest.mark.parametrize("flag", ["--no-listen", "--text"])
 def test_without_listening_nothing_is_said_about_the_microphone(audio_server: AudioServer, flag: str) -> None:
     result = subprocess.run([VOICE_RANG, "play", flag, "--beat", "0"], input="quit\nyes\n", env=audio_server.env,
