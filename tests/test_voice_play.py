@@ -21,13 +21,15 @@ from test_play import VOICE_RANG
 
 
 @contextmanager
-def voice_game(server: AudioServer, *extra: str) -> Iterator[tuple[subprocess.Popen[str], LineWatch, SpeakerWatch]]:
-    """A spoken, listening two-seat game whose host is waiting for its first turn, quiet."""
+def voice_game(server: AudioServer, *extra: str, env: dict[str, str] | None = None,
+               ) -> Iterator[tuple[subprocess.Popen[str], LineWatch, SpeakerWatch]]:
+    """A spoken, listening two-seat game whose host is waiting for its first turn, quiet (``env``:
+    more of the environment)."""
     speaker = SpeakerWatch(server)
     speaker.start()
     process = subprocess.Popen([VOICE_RANG, "play", "--seats", "2", "--beat", "0", "--seed", "5",
                                 "--verbosity", "brief", *extra],
-                               env=server.env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                               env={**server.env, **(env or {})}, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, text=True)
     assert process.stdout is not None
     lines = LineWatch(process.stdout)
@@ -59,6 +61,17 @@ def voice_game_on_its_own_server(*extra: str) -> Iterator[tuple[AudioServer, sub
             yield server, process, lines
     finally:
         server.stop()
+
+
+def turn_and_quit_by_keyboard(process: subprocess.Popen[str], lines: LineWatch) -> None:
+    """Type "turn", see the card turned, then quit: play went on by keyboard."""
+    assert process.stdin is not None
+    process.stdin.write("turn\n")
+    process.stdin.flush()
+    assert lines.wait_for("You: the ", timeout=10), lines.lines
+    process.stdin.write("quit\nyes\n")
+    process.stdin.flush()
+    assert process.wait(20) == 0
 
 
 def settle(lines: LineWatch, speaker: SpeakerWatch) -> None:
@@ -214,24 +227,12 @@ def test_a_speech_model_that_cannot_be_prepared_is_one_clear_line_and_play_goes_
     a file where the folder should be) turns the voice off with one line, not a traceback."""
     blocked = tmp_path / "cache"
     blocked.write_text("not a folder")
-    env = {**audio_server.env, "XDG_CACHE_HOME": str(blocked)}
-    process = subprocess.Popen([VOICE_RANG, "play", "--beat", "0", "--verbosity", "brief"], env=env,
-                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    assert process.stdout is not None and process.stdin is not None
-    lines = LineWatch(process.stdout)
-    try:
+    with voice_game(audio_server, env={"XDG_CACHE_HOME": str(blocked)}) as (process, lines, _):
         assert lines.wait_for("Voice commands are off:", timeout=60), lines.lines
-        process.stdin.write("turn\n")
-        process.stdin.flush()
-        assert lines.wait_for("You: the ", timeout=10), lines.lines
-        process.stdin.write("quit\nyes\n")
-        process.stdin.flush()
-        assert process.wait(20) == 0
-    finally:
-        process.kill()
-    off = [line for _, line in lines.lines if line.startswith("Voice commands are off")]
-    assert len(off) == 1 and "Moonshine's model could not be prepared" in off[0], off
-    assert process.stderr is not None and "Traceback" not in process.stderr.read()
+        turn_and_quit_by_keyboard(process, lines)
+        off = [line for _, line in lines.lines if line.startswith("Voice commands are off")]
+        assert len(off) == 1 and "Moonshine's model could not be prepared" in off[0], off
+        assert process.stderr is not None and "Traceback" not in process.stderr.read()
 
 
 @pytest.mark.parametrize("flag", ["--no-listen", "--text"])
@@ -323,13 +324,7 @@ def test_a_game_started_on_a_frozen_sound_server_says_so_and_plays_by_keyboard()
             assert lines.wait_for("Voice commands are off: The sound system is not answering",
                                   timeout=10), lines.lines
             assert lines.wait_for("Your turn: say turn, or press space", timeout=10), lines.lines
-            assert process.stdin is not None
-            process.stdin.write("turn\n")
-            process.stdin.flush()
-            assert lines.wait_for("You: the ", timeout=10), lines.lines
-            process.stdin.write("quit\nyes\n")
-            process.stdin.flush()
-            assert process.wait(20) == 0
+            turn_and_quit_by_keyboard(process, lines)
             assert sum("not answering" in line for _, line in lines.lines) == 2, lines.lines
             assert process.stderr is not None
             assert process.stderr.read() == ""
