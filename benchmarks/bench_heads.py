@@ -94,7 +94,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--decoded", type=Path, default=None, metavar="JSONL",
                         help="weigh on this decoding (scores-<set>-<head>.jsonl of bench_neural.py score --head, "
                              "its features beside it) instead of the last one: for a head that reads something "
-                             "else than the released head (a noise suppressor's sound, Moonshine's encoder)")
+                             "else than the released head (the speech embedding, a noise suppressor's sound)")
     parser.add_argument("--rows", type=Path, default=None, metavar="JSONL",
                         help="also write every row with each head's answers (for a look by voice or noise)")
     args = parser.parse_args(argv)
