@@ -16,13 +16,13 @@ import sys
 import threading
 import time
 import wave
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from . import UsageError
+from .models import models_usable
 from .play import add_output_arguments, check_output_arguments, open_speech
 
 __all__ = ["add_arguments", "run"]
@@ -248,19 +248,8 @@ def run(args: argparse.Namespace) -> int:
     directory = voice_dir()
     if args.forget:
         return _forget(session, directory)
-    if args.import_dir:
-        return _checked(lambda: _import(session, Path(args.import_dir), directory))
-    return _checked(lambda: _record(session, directory))
+    with models_usable():  # takes are checked with the models
+        if args.import_dir:
+            return _import(session, Path(args.import_dir), directory)
+        return _record(session, directory)
 
-
-def _checked(step: Callable[[], int]) -> int:
-    """``step``, with a model that cannot be loaded said in one line (takes are checked with it)."""
-    from ..listen.command_head import ModelCorrupt
-    from ..listen.moonshine import MoonshineUnavailable
-
-    try:
-        return step()
-    except ModelCorrupt as error:
-        raise UsageError(f"{error}; reinstall voice-rang") from None
-    except MoonshineUnavailable as error:
-        raise UsageError(str(error)) from None

@@ -15,6 +15,7 @@ import math
 import sys
 
 from . import UsageError
+from .models import models_usable
 
 __all__ = ["add_arguments", "run"]
 
@@ -32,8 +33,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from ..commands import CommandSet
-    from ..listen.command_head import ModelCorrupt
-    from ..listen.moonshine import MoonshineUnavailable
     from ..listen.neural import live_recognizer
     from ..listen.recognizer import decode_pcm, summarize
     from ..listen.wavfile import WavError, read_wav_16k
@@ -50,13 +49,10 @@ def run(args: argparse.Namespace) -> int:
         if unknown:
             raise UsageError(f"unknown command id {unknown[0]!r} in --only")
     try:
-        recognizer = live_recognizer(commands, language=args.language, personal=not args.no_personal)
+        with models_usable():
+            recognizer = live_recognizer(commands, language=args.language, personal=not args.no_personal)
     except ImportError as error:
         raise UsageError(f"{error.name or 'a voice package'} is not installed (scripts/dev setup)") from None
-    except ModelCorrupt as error:
-        raise UsageError(f"{error}; reinstall voice-rang") from None
-    except MoonshineUnavailable as error:
-        raise UsageError(str(error)) from None
     status = 0
     for name in args.files:
         try:

@@ -39,11 +39,11 @@ def binned(frames: np.ndarray, bins: int) -> np.ndarray:
     return np.stack([frames[a:b].mean(axis=0) for a, b in zip(starts, stops, strict=True)]).astype(np.float32)
 
 
-def moonshine_features(pcm: bytes | np.ndarray, model: object | None = None) -> np.ndarray:
+def moonshine_features(pcm: bytes | np.ndarray) -> np.ndarray:
     """An utterance -> ``(MOONSHINE_BINS, 416)``: Moonshine base's encoder states, binned."""
-    from .moonshine import MoonshineModel, shared_encoder
+    from .moonshine import shared_encoder
 
-    encoder = model.encoder if isinstance(model, MoonshineModel) else shared_encoder()
+    encoder = shared_encoder()
     samples = np.frombuffer(pcm, dtype="<i2") if isinstance(pcm, bytes) else np.asarray(pcm)
     audio = (samples.astype(np.float32) / 32768.0)[None]
     if audio.shape[1] < MIN_SAMPLES:

@@ -181,9 +181,8 @@ _encoder_lock = threading.Lock()
 
 
 def shared_encoder() -> Any:
-    """The encoder alone, one per process (what the command head reads: :mod:`.front`); the
-    second ear's :class:`MoonshineModel` loads its own with the decoder. About half a second the
-    first time, 80 MB."""
+    """The encoder, one per process (what the command head reads: :mod:`.front`, and the second
+    ear's :meth:`MoonshineModel.shared` with it). About half a second the first time, 80 MB."""
     global _encoder
     with _encoder_lock:
         if _encoder is None:
@@ -228,7 +227,8 @@ class MoonshineModel:
         """Convert (first use) and load the model; :class:`MoonshineUnavailable` with one
         sentence when it cannot be."""
         folder = model_files()
-        return cls(_session("encoder", folder, cache), _session("decoder", folder, cache),
+        encoder = shared_encoder() if cache is None else _session("encoder", folder, cache)
+        return cls(encoder, _session("decoder", folder, cache),
                    _pieces(folder / "tokenizer.bin"))
 
     @classmethod

@@ -55,14 +55,16 @@ class NeuralRecognizer:
         self.head = head or CommandHead.released()
         self.rule = rule or Rule(accept=self.head.accept, ask=self.head.ask)
         self.personal = personal if personal else None
-        self._stream = EmbeddingStream(SpeechEmbedding.shared())
-        self._reads_pcm = self.head.front == FRONT_MOONSHINE
-        """A head on Moonshine's encoder reads the whole utterance at its end, not the stream."""
+        self._stream: EmbeddingStream | None = None
+        """The speech embedding as the person speaks, for a head that reads it; ``None`` for a head
+        on Moonshine's encoder, which reads the whole utterance kept in ``_pcm``."""
         self._encoding: ThreadPoolExecutor | None = None
-        """Where the encoder runs ahead of the endpoint, beside the listener's next frame."""
-        if self._reads_pcm:
+        """Where Moonshine's encoder runs ahead of the endpoint, beside the listener's next frame."""
+        if self.head.front == FRONT_MOONSHINE:
             shared_encoder()  # loaded now, where a missing model can be said, not at the first word
             self._encoding = ThreadPoolExecutor(1, thread_name_prefix="voice-rang-encoder")
+        else:
+            self._stream = EmbeddingStream(SpeechEmbedding.shared())
         self._suppressor: UtteranceSuppressor | None = None
         self._last_chunk = 0
         self._prepared: tuple[int, np.ndarray | Future[np.ndarray]] | None = None
@@ -95,8 +97,10 @@ class NeuralRecognizer:
         self.audio = []
 
     def _restart(self) -> None:
-        self._stream.start()
-        self._suppressor = UtteranceSuppressor() if self.head.hears == HEARS_SUPPRESSED else None
+        if self._stream is not None:
+            self._stream.start()
+        self._suppressor = (UtteranceSuppressor() if self._stream is not None and self.head.hears == HEARS_SUPPRESSED
+                            else None)
         self._last_chunk = 0
         self._prepared = None
         self._pcm = bytearray()
@@ -109,9 +113,9 @@ class NeuralRecognizer:
     def feed(self, pcm: bytes) -> None:
         self.grammar.feed(pcm)
         heard = pcm if self._suppressor is None else self._suppressor.process(pcm)
-        if heard and not self._reads_pcm:
+        if heard and self._stream is not None:
             self._stream.feed(heard)
-        if self.transcriber is not None or self._reads_pcm:
+        if self.transcriber is not None or self._stream is None:
             self._pcm += pcm
         self._last_chunk = len(pcm) // 2
 
@@ -126,10 +130,10 @@ class NeuralRecognizer:
         the answers came no sooner in ``bench_latency.py``.) Moonshine's encoder, 20-40 ms, longer
         than a frame, runs on its own thread, so the listener takes in the next frame meanwhile
         and :meth:`finish` waits only for what is left of it."""
-        if self._encoding is not None:  # Moonshine's encoder, 20-40 ms, beside the next frame
-            self._prepared = (len(self._pcm) // 2, self._encoding.submit(moonshine_features, bytes(self._pcm)))
-        else:
+        if self._stream is not None:
             self._prepared = (self._stream.samples, self._stream.finish())
+        elif self._encoding is not None:  # Moonshine's encoder, 20-40 ms, beside the next frame
+            self._prepared = (len(self._pcm) // 2, self._encoding.submit(moonshine_features, bytes(self._pcm)))
 
     def completion(self) -> Completion:
         return self.grammar.completion()
@@ -143,10 +147,12 @@ class NeuralRecognizer:
         heard = self.grammar.finish(snr_db)
         if heard.reason == "silence":
             return heard
-        if self._suppressor is not None and (held := self._suppressor.flush()):
-            self._stream.feed(held)  # an utterance shorter than the room the suppressor learns from
-        before_last = self._stream.samples - self._last_chunk
-        read = max(len(self._pcm) // 2 - self._last_chunk, 0) if self._reads_pcm else before_last
+        if self._stream is None:
+            read = max(len(self._pcm) // 2 - self._last_chunk, 0)
+        else:
+            if self._suppressor is not None and (held := self._suppressor.flush()):
+                self._stream.feed(held)  # an utterance shorter than the room the suppressor learns from
+            read = self._stream.samples - self._last_chunk
         prepared, self._prepared = self._prepared, None
         ahead = prepared[1] if prepared is not None and prepared[0] == read else None
         utterance: np.ndarray
@@ -154,7 +160,7 @@ class NeuralRecognizer:
             utterance = ahead.result()
         elif ahead is not None:
             utterance = ahead
-        elif self._reads_pcm:
+        elif self._stream is None:
             utterance = moonshine_features(bytes(self._pcm[:2 * read]))
         else:
             utterance = self._stream.finish(leave_out=self._last_chunk)
