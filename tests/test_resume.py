@@ -27,21 +27,31 @@ def game_command(log: Path, *extra: str) -> list[str]:
 
 
 def start(command: list[str], env: dict[str, str]) -> tuple[subprocess.Popen[bytes], threading.Event]:
-    """The game, with "turn" typed into it every few milliseconds until it ends or is killed."""
-    game = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+    """The game, with "turn" typed into it every 20 ms from its first "Your turn" until it ends or
+    is killed. Nothing is typed while it starts up, so no backlog of turns plays at once whatever
+    the machine's load: the moments of the kills stay spread over the whole game."""
+    game = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, env=env)
-    stop = threading.Event()
+    stop, ready = threading.Event(), threading.Event()
+
+    def read_lines() -> None:
+        assert game.stdout is not None
+        for line in game.stdout:
+            if b"your turn" in line.lower():
+                ready.set()
 
     def type_turns() -> None:
         assert game.stdin is not None
+        ready.wait(timeout=60)
         try:
             while not stop.is_set():
                 game.stdin.write(b"turn\n")
                 game.stdin.flush()
-                time.sleep(0.003)
+                time.sleep(0.02)
         except (BrokenPipeError, OSError, ValueError):
             pass
 
+    threading.Thread(target=read_lines, daemon=True).start()
     threading.Thread(target=type_turns, daemon=True).start()
     return game, stop
 
