@@ -158,17 +158,21 @@ def family(voice: Voice) -> str:
     """The engine, with espeak-ng's voices of other languages a family of their own."""
     if voice.engine == "espeak" and not voice.name.startswith("en"):
         return "espeak-foreign"
+    if voice.engine == "kokoro" and voice.name.startswith(f"{kokoro_voices.BLEND}-"):
+        return "kokoro-blend"
     return voice.engine
 
 
 def voices(*, held_out: bool, foreign: tuple[str, ...] = (), diphone: bool = False,
-           rhvoice: bool = False, kokoro: bool = False) -> list[Voice]:
+           rhvoice: bool = False, kokoro: bool = False, kokoro_blends: int = 0) -> list[Voice]:
     """Every voice installed here, training ones or held-out ones; with ``foreign`` (languages of
     :data:`FOREIGN_ACCENTS`) also those espeak-ng languages' voices in every variant. The voices of
     :data:`DIPHONE_PACKAGES` are always among the held-out ones when installed, and train only
     with ``diphone`` (so a recipe without them stays as it was); RHVoice's and Kokoro's train only
     with ``rhvoice`` and ``kokoro``, and are never among the held-out ones (whose set stays as it
-    was measured: Kokoro's held-out voices are a set of their own, :func:`kokoro_set`)."""
+    was measured: Kokoro's held-out voices are a set of their own, :func:`kokoro_set`).
+    ``kokoro_blends`` training speakers more are mixes of two Kokoro training voices
+    (:func:`kokoro_voices.blends`, always the same ones), a family of their own."""
     found: list[Voice] = [Voice("espeak", f"{a}+{v}") for a in (*ESPEAK_ACCENTS, *foreign) for v in espeak_variants()]
     found += [Voice("flite", name) for name in FLITE_VOICES]
     found += [Voice("festival", name) for name in FESTIVAL_VOICES
@@ -186,6 +190,8 @@ def voices(*, held_out: bool, foreign: tuple[str, ...] = (), diphone: bool = Fal
                   if Path(f"/usr/share/RHVoice/voices/{name}").exists()]
     if kokoro and not held_out and kokoro_voices.available():
         found += [Voice("kokoro", name) for name in kokoro_voices.TRAINING]
+    if kokoro_blends and not held_out and kokoro_voices.available():
+        found += [Voice("kokoro", name) for name in kokoro_voices.blends(kokoro_blends, seed=0)]
     return [v for v in found if _held_out(v) == held_out]
 
 

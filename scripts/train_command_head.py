@@ -65,12 +65,12 @@ def _takes(voices: list[corpus.Voice], texts: list[str], per_text: int, rng: ran
     """``per_text`` takes of every text, each by a voice drawn at random (espeak-ng has the
     most voices, so each family gets a share: espeak-ng 45 %, flite 25 %, piper 20 %,
     festival 10 %, of those installed; MBROLA 30, Pico 8, RHVoice 25 and Kokoro ``kokoro_parts``
-    parts more when they train)."""
+    parts more when they train, and Kokoro's blends as many again)."""
     families: dict[str, list[corpus.Voice]] = {}
     for voice in voices:
         families.setdefault(corpus.family(voice), []).append(voice)
     weights = {"espeak": 45, "flite": 25, "piper": 20, "festival": 10, "espeak-foreign": 15, "mbrola": 30,
-               "pico": 8, "rhvoice": 25, "kokoro": kokoro_parts}
+               "pico": 8, "rhvoice": 25, "kokoro": kokoro_parts, "kokoro-blend": kokoro_parts}
     names = sorted(families)
     plan = []
     for text in texts:
@@ -112,7 +112,7 @@ def build(split: str, args: argparse.Namespace, seed: int) -> dict[str, np.ndarr
     else:
         voices = corpus.voices(held_out=split == "heldout", foreign=() if held else tuple(args.foreign_accents),
                                diphone=args.diphone_voices, rhvoice=args.rhvoice_voices,
-                               kokoro=args.kokoro_voices > 0)
+                               kokoro=args.kokoro_voices > 0, kokoro_blends=args.kokoro_blends)
         if args.validate:
             voices = [v for v in voices if not corpus.validation(v)]
     radio = split == "radio"  # a part of the training takes heard over recorded music alone
@@ -220,6 +220,8 @@ def cached(split: str, args: argparse.Namespace, seed: int) -> dict[str, np.ndar
             recipe += "-rh"
         if args.kokoro_voices:
             recipe += "-ko" if args.kokoro_voices == 30 else f"-ko{args.kokoro_voices}"
+        if args.kokoro_blends:
+            recipe += f"-kb{args.kokoro_blends}"
         if args.real_talk:
             recipe += "-rt"
         if (args.sentences, args.command_talk, args.near_takes, args.word_takes) != (400, 0, 1, 1):
@@ -294,6 +296,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="also train on Kokoro-82M's training voices (scripts/kokoro_voices.py, PyPI "
                              "packages of the train extra): 38 neural voices of 34 speakers, some with an "
                              "accent, a family of PARTS parts (30) beside espeak-ng's 45")
+    parser.add_argument("--kokoro-blends", type=int, default=0, metavar="N",
+                        help="with --kokoro-voices, also N speakers each a mix of two Kokoro training "
+                             "voices (kokoro_voices.blends), a family of as many parts again")
     parser.add_argument("--suppressed", action="store_true",
                         help="train and tune on each take as heard through the noise suppressor "
                              "(voice_rang.listen.suppress.suppress_utterance); the head says so, and "

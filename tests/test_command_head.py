@@ -323,6 +323,43 @@ def test_kokoro_voices_train_only_when_asked_and_none_held_out_or_validating_sha
     assert len({length for length, _ in takes}) == 3
 
 
+def test_kokoro_blends_mix_two_training_speakers_the_same_way_each_run_and_train_only_when_asked() -> None:
+    import command_corpus
+
+    kokoro = _kokoro_voices()
+    blends = kokoro.blends(40, seed=0)
+    assert blends == kokoro.blends(40, seed=0) and len(set(blends)) == 40
+    assert blends[:10] != kokoro.blends(10, seed=1)
+    for name in blends:
+        prefix, first, second, share = name.split("-")
+        assert prefix == kokoro.BLEND and 25 <= int(share) <= 75
+        assert {first, second} <= set(kokoro.TRAINING) and kokoro.speaker(first) != kokoro.speaker(second)
+    voice = command_corpus.Voice("kokoro", blends[0])
+    assert command_corpus.family(voice) == "kokoro-blend"
+    assert not command_corpus.validation(voice) and not command_corpus._held_out(voice)
+    if kokoro.available():
+        assert voice not in command_corpus.voices(held_out=False, kokoro=True)
+        assert voice in command_corpus.voices(held_out=False, kokoro=True, kokoro_blends=40)
+        assert voice not in command_corpus.voices(held_out=True, kokoro=True, kokoro_blends=40)
+
+
+@pytest.mark.skipif(not _kokoro_voices().available(), reason="needs the train extra's Kokoro packages")
+def test_a_kokoro_blend_speaks_unlike_either_of_its_two_voices() -> None:
+    kokoro = _kokoro_voices()
+    blend = kokoro.blends(1, seed=0)[0]
+    _, first, second, _ = blend.split("-")
+    # In a process of its own, as every Kokoro take is made: its espeak-ng must not meet pyttsx3's.
+    script = ("import json, random, sys; sys.path.insert(0, sys.argv[1]); import command_corpus as c; "
+              "takes = [c.synthesize(c.Voice('kokoro', n), 'auto reveal off', random.Random(5)) "
+              "for n in sys.argv[2:]]; print(json.dumps([t.tolist() for t in takes]))")
+    made = subprocess.run([sys.executable, "-c", script, str(ROOT / "scripts"), blend, first, second],
+                          capture_output=True, text=True, check=True, timeout=600)
+    mixed, *parents = (np.array(take) for take in json.loads(made.stdout.splitlines()[-1]))
+    assert 0.6 * 16000 < len(mixed) < 3.0 * 16000 and mixed.std() > 300
+    for parent in parents:
+        assert len(parent) != len(mixed) or not np.allclose(parent, mixed)
+
+
 def test_kokoro_voices_refuse_a_source_archive_that_does_not_match_its_hash(tmp_path: Path) -> None:
     kokoro = _kokoro_voices()
     package, version, _ = kokoro.VOICES_SDIST

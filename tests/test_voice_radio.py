@@ -147,8 +147,10 @@ def play_radio_game(server: AudioServer, folder: Path, room: bool, snr_db: float
     return tries
 
 
-@pytest.mark.parametrize(("room", "snr_db", "enrolled"), [(False, 15.0, True), (True, 20.0, True), (True, 20.0, False)],
-                         ids=["beside-enrolled", "across-a-room-enrolled", "across-a-room-not-enrolled"])
+@pytest.mark.parametrize(("room", "snr_db", "enrolled"),
+                         [(False, 15.0, True), (True, 20.0, True), (True, 20.0, False), (False, 15.0, False)],
+                         ids=["beside-enrolled", "across-a-room-enrolled", "across-a-room-not-enrolled",
+                              "beside-not-enrolled"])
 def test_a_whole_game_is_played_by_saying_turn_with_a_radio_on(
         audio_server: AudioServer, tmp_path: Path, room: bool, snr_db: float, enrolled: bool) -> None:
     tries = play_radio_game(audio_server, tmp_path, room, snr_db, enrolled)
