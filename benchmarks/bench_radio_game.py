@@ -29,6 +29,7 @@ from test_voice_radio import TRIES, play_radio_game  # noqa: E402
 
 CONDITIONS = {
     "beside 15 dB, takes": (False, 15.0, True),
+    "beside 15 dB, no takes": (False, 15.0, False),
     "beside 20 dB, takes": (False, 20.0, True),
     "beside 20 dB, no takes": (False, 20.0, False),
     "across a room 20 dB, takes": (True, 20.0, True),

@@ -257,8 +257,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--smoothing", type=float, default=0.1)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--work", type=Path, default=WORK)
-    parser.add_argument("--out", type=Path, default=None,
-                        help="write the model here instead of into the package (and leave the hash alone)")
+    parser.add_argument("--out", type=Path, default=None, metavar="DIR",
+                        help="write command_head.npz into this folder instead of into the package (and "
+                             "leave the hash alone)")
     parser.add_argument("--rebuild", action="store_true", help="synthesise again, ignoring the cache")
     parser.add_argument("--heldout", action="store_true", help="also report on the held-out speakers")
     parser.add_argument("--more", type=int, nargs="*", default=[], metavar="SEED",
@@ -310,6 +311,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="act from this probability instead of the one chosen on the tuning takes (a "
                              "sweep on the validation sets chose 0.80 for the released head)")
     args = parser.parse_args(argv)
+    if args.kokoro_blends and not args.kokoro_voices:
+        parser.error("--kokoro-blends mixes Kokoro's training voices: add --kokoro-voices")
     if args.tiny:
         args.takes, args.copies, args.epochs, args.members = 3, 1, 3, 2
     from train_head import Recipe, fit, thresholds  # the torch half, imported only here
