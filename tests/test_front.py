@@ -3,6 +3,7 @@ embedding for the heads before it, the same in training, the live path and the p
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 
 import numpy as np
@@ -41,6 +42,39 @@ def test_a_head_on_moonshine_is_fed_the_whole_utterance_as_training_made_it(tmp_
     assert np.allclose(heard, moonshine_features(pcm[:-640]), atol=1e-4)
     assert np.allclose(head_features(pcm, head), moonshine_features(pcm), atol=1e-6)
     assert np.array_equal(head_features(pcm, before), features(pcm))
+
+
+def test_an_encoding_asked_for_ahead_and_superseded_before_it_ran_is_never_run(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The utterance went on after a frame that might have ended it: the encoding queued for that
+    frame is dropped, so the end never waits behind work whose answer nobody reads."""
+    recognizer = NeuralRecognizer(CommandSet.load("en"), head=small_head(tmp_path / "command_head.npz"))
+    encode, encoded = neural.moonshine_features, []
+    first_running, release = threading.Event(), threading.Event()
+
+    def held_encode(pcm: bytes) -> np.ndarray:
+        encoded.append(len(pcm))
+        if len(encoded) == 1:
+            first_running.set()
+            release.wait(10)
+        return encode(pcm)
+
+    monkeypatch.setattr(neural, "moonshine_features", held_encode)
+    pcm = synthesize("turn", "kal16")
+    frames = [pcm[at:at + 640] for at in range(0, len(pcm) // 640 * 640, 640)]
+    recognizer.start()
+    for frame in frames[:-3]:
+        recognizer.feed(frame)
+    recognizer.prepare()
+    assert first_running.wait(10)
+    recognizer.feed(frames[-3])
+    recognizer.prepare()  # queued behind the first
+    recognizer.feed(frames[-2])
+    recognizer.prepare()  # supersedes the one queued
+    release.set()
+    recognizer.feed(frames[-1])
+    recognizer.finish(40.0)
+    assert encoded == [640 * (len(frames) - 3), 640 * (len(frames) - 1)]
 
 
 def test_the_players_takes_are_matched_in_the_space_of_the_head_that_reads_moonshine(tmp_path: Path) -> None:

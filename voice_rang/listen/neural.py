@@ -133,6 +133,8 @@ class NeuralRecognizer:
         if self._stream is not None:
             self._prepared = (self._stream.samples, self._stream.finish())
         elif self._encoding is not None:  # Moonshine's encoder, 20-40 ms, beside the next frame
+            if self._prepared is not None and isinstance(self._prepared[1], Future):
+                self._prepared[1].cancel()  # superseded (the utterance went on): its answer is never read
             self._prepared = (len(self._pcm) // 2, self._encoding.submit(moonshine_features, bytes(self._pcm)))
 
     def completion(self) -> Completion:
