@@ -102,7 +102,7 @@ class NeuralRecognizer:
         self._suppressor = (UtteranceSuppressor() if self._stream is not None and self.head.hears == HEARS_SUPPRESSED
                             else None)
         self._last_chunk = 0
-        self._prepared = None
+        self._drop_prepared()
         self._pcm = bytearray()
 
     def start(self, allowed: Iterable[str] | None = None, *, after_talk: bool = False) -> None:
@@ -133,9 +133,15 @@ class NeuralRecognizer:
         if self._stream is not None:
             self._prepared = (self._stream.samples, self._stream.finish())
         elif self._encoding is not None:  # Moonshine's encoder, 20-40 ms, beside the next frame
-            if self._prepared is not None and isinstance(self._prepared[1], Future):
-                self._prepared[1].cancel()  # superseded (the utterance went on): its answer is never read
+            self._drop_prepared()  # the utterance went on: that answer is never read
             self._prepared = (len(self._pcm) // 2, self._encoding.submit(moonshine_features, bytes(self._pcm)))
+
+    def _drop_prepared(self) -> None:
+        """Forget the answer made ahead; an encoding not yet begun is cancelled, so the next one
+        does not wait behind it."""
+        if self._prepared is not None and isinstance(self._prepared[1], Future):
+            self._prepared[1].cancel()
+        self._prepared = None
 
     def completion(self) -> Completion:
         return self.grammar.completion()
