@@ -57,8 +57,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("heads", nargs="+", type=Path)
     parser.add_argument("--tune", type=Path, required=True, help="a tuning split cached by train_command_head.py")
-    parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--out", type=Path, required=True, metavar="DIR",
+                        help="a folder to write command_head.npz into")
     args = parser.parse_args(argv)
+    if args.out.suffix == ".npz" or args.out.is_file():
+        parser.error(f"--out names a folder (command_head.npz is written into it), not {args.out}")
     from train_head import thresholds  # the numpy half of the training side
 
     heads = []
