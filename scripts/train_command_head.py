@@ -167,8 +167,9 @@ def build(split: str, args: argparse.Namespace, seed: int) -> dict[str, np.ndarr
                                                        clean_share=(0.5 if n == 0 else 0.1) / (3 if radio else 1),
                                                        noises=noises, tracks=tracks)
             add(conditioned, command_of[text], "command", voice.speaker, described)
+    other_copies = args.talk_copies if split == "train" and args.talk_copies else max(1, copies - 1)
     for text, voice, samples in negative_takes:
-        for _ in range(max(1, copies - 1)):
+        for _ in range(other_copies):
             conditioned, described = augment.condition(nprng, samples, talk, new_speaker_share=shifted,
                                                        other_speaker_share=far, noises=noises, tracks=tracks)
             add(conditioned, "", kind_of[text], voice.speaker, described)
@@ -207,6 +208,8 @@ def cached(split: str, args: argparse.Namespace, seed: int) -> dict[str, np.ndar
         recipe += "-nv"
     if split == "radio":
         recipe = f"-music{RADIO_RECIPE}-{args.radio_takes}"
+    if split == "train" and args.talk_copies:
+        recipe += f"-tc{args.talk_copies}"
     if split in ("train", "radio") and args.new_speakers:
         recipe += f"-s{round(100 * args.new_speakers)}"
         if args.other_speakers:
@@ -248,6 +251,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tiny", action="store_true", help="a few voices and phrases: seconds")
     parser.add_argument("--takes", type=int, default=60, help="takes of each command phrase")
     parser.add_argument("--copies", type=int, default=3, help="rooms/noises each take is heard in")
+    parser.add_argument("--talk-copies", type=int, default=0, metavar="N",
+                        help="rooms/noises each training take that is not a command is heard in (0: one "
+                             "fewer than --copies)")
     parser.add_argument("--epochs", type=int, default=40)
     parser.add_argument("--arch", choices=("gru", "conv"), default="conv")
     parser.add_argument("--members", type=int, default=3, help="heads in the ensemble (seeds apart)")

@@ -422,3 +422,35 @@ def test_a_head_that_learnt_on_suppressed_sound_is_fed_it_as_training_made_it(tm
         heard = recognizer.last[0][3]
         assert np.allclose(heard, features(pcm[:-640], suppressed=suppressed), atol=1e-4)
         assert not np.allclose(heard, features(pcm[:-640], suppressed=not suppressed), atol=1e-2)
+
+
+def test_merging_heads_into_a_file_name_is_refused_in_one_line_naming_the_folder_it_wants(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    sys.path.insert(0, str(ROOT / "scripts"))
+    import merge_heads
+
+    with pytest.raises(SystemExit) as stop:
+        merge_heads.main([str(MODEL), str(MODEL), "--tune", str(tmp_path / "tune.npz"),
+                          "--out", str(tmp_path / "merged.npz")])
+    assert stop.value.code == 2
+    error = capsys.readouterr().err.strip().splitlines()[-1]
+    assert "--out names a folder" in error and "merged.npz" in error
+    assert not (tmp_path / "merged.npz").exists()
+
+
+def test_talk_copies_hear_each_take_that_is_not_a_command_in_more_rooms_and_leave_the_commands_alone(
+        tmp_path: Path) -> None:
+    counts = []
+    for extra in ([], ["--talk-copies", "4"]):
+        work = tmp_path / ("more" if extra else "default")
+        run = subprocess.run([sys.executable, str(ROOT / "scripts" / "train_command_head.py"), "--tiny",
+                              "--data-only", "--work", str(work), *extra],
+                             capture_output=True, text=True, timeout=600)
+        assert run.returncode == 0, run.stderr[-2000:]
+        (train,) = work.glob("train-*.npz")
+        with np.load(train) as data:
+            kinds = [str(kind) for kind in data["kind"]]
+        counts.append((kinds.count("command"), sum(kind not in ("command", "noise") for kind in kinds)))
+    (commands, others), (commands_more, others_more) = counts
+    assert commands_more == commands > 0
+    assert others_more == 4 * others > 0, "the tiny recipe hears each in one room; four asked for"
