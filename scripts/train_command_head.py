@@ -319,6 +319,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.kokoro_blends and not args.kokoro_voices:
         parser.error("--kokoro-blends mixes Kokoro's training voices: add --kokoro-voices")
+    if args.talk_copies < 0:
+        parser.error(f"--talk-copies is a number of rooms, 1 or more (0 for the default), not {args.talk_copies}")
     if args.tiny:
         args.takes, args.copies, args.epochs, args.members = 3, 1, 3, 2
     from train_head import Recipe, fit, thresholds  # the torch half, imported only here

@@ -454,3 +454,8 @@ def test_talk_copies_hear_each_take_that_is_not_a_command_in_more_rooms_and_leav
     (commands, others), (commands_more, others_more) = counts
     assert commands_more == commands > 0
     assert others_more == 4 * others > 0, "the tiny recipe hears each in one room; four asked for"
+    run = subprocess.run([sys.executable, str(ROOT / "scripts" / "train_command_head.py"), "--tiny",
+                          "--data-only", "--work", str(tmp_path / "none"), "--talk-copies", "-1"],
+                         capture_output=True, text=True, timeout=60)
+    assert run.returncode == 2 and "--talk-copies is a number of rooms" in run.stderr.strip().splitlines()[-1]
+    assert "Traceback" not in run.stderr
