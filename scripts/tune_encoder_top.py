@@ -399,6 +399,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.step == "fit" and args.layers == 0 and args.encoder_lr > 0:
         parser.error("--layers 0 reads the encoder's states as they are: give --encoder-lr 0")
+    if args.step == "fit" and not (args.work / "rotary.pkl").is_file():
+        parser.error(f"no takes in {args.work}: make them first with tune_encoder_top.py --work {args.work} data")
     args.work.mkdir(parents=True, exist_ok=True)
     if args.step == "data":
         data(args.work, args.workers, args.tiny)

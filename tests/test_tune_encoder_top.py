@@ -54,3 +54,10 @@ def test_a_layer_count_the_trial_does_not_keep_is_refused_in_one_line(tmp_path: 
                           "--layers", "3"], capture_output=True, text=True, timeout=120)
     assert run.returncode == 2 and "Traceback" not in run.stderr
     assert "--layers" in run.stderr.strip().splitlines()[-1]
+
+
+def test_fitting_before_the_takes_are_made_is_refused_in_one_line_naming_the_step(tmp_path: Path) -> None:
+    run = subprocess.run([sys.executable, str(SCRIPT), "--work", str(tmp_path), "fit", "--name", "x"],
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode == 2 and "Traceback" not in run.stderr
+    assert "data" in run.stderr.strip().splitlines()[-1]
