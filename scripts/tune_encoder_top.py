@@ -5,7 +5,7 @@ new speakers better than the head alone can (``docs/voice-experiments.md``, *The
 Moonshine's encoder fine-tuned with the head*). Not part of the released recipe.
 
     .venv/bin/python scripts/tune_encoder_top.py data                       # about 15 min: the takes
-    .venv/bin/python scripts/tune_encoder_top.py fit --name base --layers 1 --encoder-lr 0
+    .venv/bin/python scripts/tune_encoder_top.py fit --name base --layers 2 --encoder-lr 0
     .venv/bin/python scripts/tune_encoder_top.py fit --name top1 --layers 1 --encoder-lr 1e-4
 
 ``data`` makes the released recipe's takes with ``--validate`` (the validation speakers never
@@ -19,7 +19,7 @@ takes, clean, in noise and in a room (JSON in ``--work``).
 
 The layers run in torch by :class:`EncoderTop`, which executes the encoder's own ONNX nodes after
 the cut (``onnxruntime``'s graph, so nothing of Moonshine is re-implemented by hand), every weight
-matrix of them a parameter; ``tests/test_command_head.py`` checks it gives onnxruntime's states.
+matrix of them a parameter; ``tests/test_tune_encoder_top.py`` checks it gives onnxruntime's states.
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent))
 
-from voice_rang.listen.front import MIN_SAMPLES, MOONSHINE_BINS  # noqa: E402
+from voice_rang.listen.front import MIN_SAMPLES, MOONSHINE_BINS, binned  # noqa: E402
 
 WORK = HERE.parent / "benchmarks" / "out" / "encoder-top"
 MAX_LAYERS = 2
@@ -242,14 +242,9 @@ def _split(work: Path, name: str) -> dict[str, np.ndarray]:
 
 
 def _bins(frames: int) -> np.ndarray:
-    """The averaging matrix of :func:`voice_rang.listen.front.binned` for ``frames`` states."""
-    edges = np.linspace(0, frames, MOONSHINE_BINS + 1)
-    starts = np.floor(edges[:-1]).astype(int)
-    stops = np.maximum(np.ceil(edges[1:]).astype(int), starts + 1)
-    matrix = np.zeros((MOONSHINE_BINS, frames), np.float32)
-    for row, (a, b) in enumerate(zip(starts, stops, strict=True)):
-        matrix[row, a:b] = 1.0 / (b - a)
-    return matrix
+    """The averaging matrix of :func:`voice_rang.listen.front.binned` for ``frames`` states (so torch
+    bins a batch as play bins one utterance): the identity's rows, binned."""
+    return binned(np.eye(frames, dtype=np.float32), MOONSHINE_BINS)
 
 
 def _batches(lengths: np.ndarray, size: int, rng: np.random.Generator | None = None) -> list[np.ndarray]:
@@ -303,13 +298,10 @@ def fit(work: Path, name: str, layers: int, encoder_lr: float, epochs: int, seed
         if frames not in matrices:
             matrices[frames] = torch.tensor(_bins(frames))
         if layers == 0:  # the cut itself, through the encoder's final norm
-            return torch.einsum("bt,ntd->nbd", matrices[frames], final_norm(states))
+            normed = torch.nn.functional.layer_norm(states, (VALUES,), weight=norm_weight, eps=1e-5)
+            return torch.einsum("bt,ntd->nbd", matrices[frames], normed)
         feeds = dict(zip(top.inputs, (states, cos[:, :, :frames], sin[:, :, :frames]), strict=True))
         return torch.einsum("bt,ntd->nbd", matrices[frames], top(feeds))
-
-    def final_norm(states: torch.Tensor) -> torch.Tensor:
-        centred = states - states.mean(dim=-1, keepdim=True)
-        return centred / torch.sqrt(centred.pow(2).mean(dim=-1, keepdim=True) + 1e-5) * norm_weight
 
     def lengths(split: dict[str, np.ndarray]) -> np.ndarray:
         return np.minimum(split["x"][:, 0, 0].astype(int), MAX_FRAMES)
