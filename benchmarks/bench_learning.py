@@ -18,10 +18,12 @@ matched as enrolled takes are (``voice_rang.listen.personal``). This weighs it o
 
     .venv/bin/python benchmarks/bench_learning.py --voices training-diphone   # where it is judged
     .venv/bin/python benchmarks/bench_learning.py                              # held-out voices
+    .venv/bin/python benchmarks/bench_learning.py --decoded OTHER.jsonl        # another decoding of them
 
 The enrolment takes are decoded here the first time (``scores-enrol.jsonl`` beside the set's
-rows), the rest is read. Receives the set's rows and embeddings; emits one table, learning against
-none, right / wrong (asked) for commands and taken (asked) for the rest.
+rows), the rest is read. Receives the set's rows (the grammar decoders' answers) and the encoder
+states kept beside them, so any decoding by a head on Moonshine's encoder serves; emits two tables,
+learning against none: the games, right / wrong (asked), and the rest heard against what was learnt.
 """
 
 from __future__ import annotations
@@ -134,6 +136,11 @@ def play(takes: dict[str, dict[str, Utterances]], rounds: Iterable[str], rule: R
     return said
 
 
+def bad(answer: Recognition, expected: str | None) -> bool:
+    """Acted on, and not as the command said (talk taken, or a command heard as another)."""
+    return answer.command is not None and answer.command != expected
+
+
 def tally(said: list[tuple[str, Recognition]]) -> str:
     n = max(len(said), 1)
     right = sum(a.command == c for c, a in said)
@@ -164,6 +171,10 @@ def decode_enrolment(root: Path, workers: int) -> Path:
 def load(scores: Path, head: CommandHead) -> list[Utterances]:
     rows = [json.loads(line) for line in scores.read_text().splitlines()]
     with np.load(bench_neural.features_path(scores)) as features:
+        stored = features[features.files[0]].shape[-1] if features.files else head.mean.shape[-1]
+        if stored != head.mean.shape[-1]:
+            raise SystemExit(f"bench_learning: {scores} kept {stored} values a frame and the released head reads "
+                             f"{head.mean.shape[-1]} ({head.front}): give --decoded a decoding by such a head")
         return [Utterances(row, features[str(n)] if str(n) in features.files else None, head)
                 for n, row in enumerate(rows)]
 
@@ -218,7 +229,7 @@ def main(argv: list[str] | None = None) -> int:
                 learnt[folder] = voice
                 print(f"{folder}: {voice.learnt} takes learnt and kept", file=sys.stderr)
     print("| the enrolled voices' games, never enrolled | n | no learning: right / wrong (asked) "
-          "| learning from yes | ")
+          "| learning from yes |")
     print("| --- | --- | --- | --- |")
     for phase in ("clean", "10 dB"):
         print(f"| {phase} game | {len(games['none'][phase])} | {tally(games['none'][phase])} "
@@ -241,10 +252,6 @@ def main(argv: list[str] | None = None) -> int:
     print("| --- | --- | --- | --- |")
     for name, rows in sorted(risks.items()):
         n = len(rows)
-
-        def bad(a: Recognition, expected: str | None) -> bool:
-            return a.command is not None and a.command != expected
-
         cells = [("" if rows[0][0] is None else f"right {100 * sum(r[k].command == r[0] for r in rows) / n:.1f} %, ")
                  + f"{'wrong' if rows[0][0] else 'taken'} {100 * sum(bad(r[k], r[0]) for r in rows) / n:.1f} % "
                  f"({100 * sum(r[k].command is None and r[k].unsure for r in rows) / n:.1f} %)" for k in (1, 2)]
