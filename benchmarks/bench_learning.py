@@ -33,7 +33,6 @@ import json
 import random
 import sys
 from collections.abc import Iterable
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -48,7 +47,7 @@ import bench_neural  # noqa: E402
 
 from voice_rang.listen.command_head import CommandHead  # noqa: E402
 from voice_rang.listen.decision import Rule, decide  # noqa: E402
-from voice_rang.listen.personal import PersonalVoice  # noqa: E402
+from voice_rang.listen.personal import PersonalVoice, _unit  # noqa: E402
 from voice_rang.listen.recognizer import summarize  # noqa: E402
 from voice_rang.listen.results import Recognition  # noqa: E402
 
@@ -83,8 +82,7 @@ class LearningVoice(PersonalVoice):
 
     def learn(self, pooled: np.ndarray, command: str) -> None:
         """Keep ``pooled`` (the utterance in the head's pooled space) as a take of ``command``."""
-        unit = np.asarray(pooled / (np.linalg.norm(pooled) + 1e-9), dtype=np.float32)
-        self.kept[command] = [*self.kept.get(command, []), unit][-LEARNT_PER_COMMAND:]
+        self.kept[command] = [*self.kept.get(command, []), _unit(pooled)][-LEARNT_PER_COMMAND:]
         self.commands = [c for c, takes in sorted(self.kept.items()) for _ in takes]
         self.templates = np.stack([t for _, takes in sorted(self.kept.items()) for t in takes])
 
@@ -160,11 +158,7 @@ def decode_enrolment(root: Path, workers: int) -> Path:
         raise SystemExit(f"bench_learning: no enrolment takes in {root}: make them with bench_neural.py make")
     bench_neural._state["second_ear"] = False
     print(f"decoding {len(items)} enrolment takes once", file=sys.stderr, flush=True)
-    with ProcessPoolExecutor(workers, initializer=bench_neural._init) as pool:
-        decoded = list(pool.map(bench_neural._decode, items, chunksize=4))
-    features = {str(n): row.pop("_features") for n, row in enumerate(decoded) if "_features" in row}
-    np.savez_compressed(bench_neural.features_path(out), **features)  # type: ignore[arg-type]
-    out.write_text("".join(json.dumps(r) + "\n" for r in decoded), encoding="utf-8")
+    bench_neural.decode_all(items, workers, out)
     return out
 
 

@@ -538,6 +538,18 @@ def heads_only(items: list[dict[str, Any]], other: str) -> list[str]:
     return table(rows, list(heads))
 
 
+def decode_all(items: list[dict[str, Any]], workers: int, out: Path) -> list[dict[str, Any]]:
+    """Decode every item through the live path (:func:`_decode`, in ``workers`` processes), and keep
+    the rows in ``out`` and their embeddings beside them (:func:`features_path`)."""
+    with ProcessPoolExecutor(workers, initializer=_init) as pool:
+        rows = list(pool.map(_decode, items, chunksize=4))
+    out.parent.mkdir(parents=True, exist_ok=True)
+    features = {str(n): row.pop("_features") for n, row in enumerate(rows) if "_features" in row}
+    np.savez_compressed(features_path(out), **features)  # type: ignore[arg-type]
+    out.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    return rows
+
+
 def score(args: argparse.Namespace) -> int:
     items = _items(args.set, _out(args))
     if args.only_enrolled:
@@ -562,12 +574,7 @@ def score(args: argparse.Namespace) -> int:
                 model_files()
         except MoonshineUnavailable as missing:
             print(f"bench_neural: {missing} The second ear's column is left out.", file=sys.stderr)
-        with ProcessPoolExecutor(args.workers, initializer=_init) as pool:
-            rows = list(pool.map(_decode, items, chunksize=4))
-        out.parent.mkdir(parents=True, exist_ok=True)
-        features = {str(n): row.pop("_features") for n, row in enumerate(rows) if "_features" in row}
-        np.savez_compressed(features_path(out), **features)  # type: ignore[arg-type]
-        out.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+        rows = decode_all(items, args.workers, out)
     columns = ["released", "head alone", "head + veto + rescue", "live rule, no second opinion",
                "live rule (+ trust)"]
     columns += ["live rule + second ear"] if any("live rule + second ear" in r for r in rows) else []
