@@ -1,0 +1,208 @@
+"""The ceiling: how much of each condition's commands any rule could act on rightly, given what the
+models heard. On decodings ``bench_neural.py score`` already made, it counts how often each model
+*named* the command said, sure or not: the head's likeliest command, the grammar decoders' command
+or guess, the player's takes where one matched. A rule can only act on a command some model names,
+so even one that knew when to act (an oracle) gets no more right than the models together named.
+A target above a row's ceiling is out of reach of any rule or threshold: only models that hear
+better can meet it.
+
+    .venv/bin/python benchmarks/bench_ceiling.py benchmarks/out/neural/scores-heldout.jsonl
+    .venv/bin/python benchmarks/bench_ceiling.py ROWS.jsonl OTHER.jsonl --ear
+    .venv/bin/python benchmarks/bench_ceiling.py ROWS.jsonl --head DIR/command_head.npz
+
+The first file's rows give the live rule's own figure (with the player's takes, for the voices
+that enrolled) and the head that decoded them. Each further file is another head's decoding of the
+same recordings (``bench_neural.py score --head NPZ``), matched by path, so the heads' namings can
+be pooled. ``--head NPZ`` (again for more) weighs another head that reads the same front on the
+first decoding's stored features (``bench_neural.features_path``), in seconds. The takes count
+only for the enrolled voices' own new takes (``score`` hears everyone else against one enrolled
+voice's takes, as a room is heard in a game). ``--ear`` also asks Moonshine's own decoder
+(``voice_rang.listen.transcriber``) which command's phrase, said alone, is likeliest for each
+command file (whole, not cut by the endpointer; about a second a file on this machine), and keeps
+its answers beside the rows (``ear-<rows>.jsonl``), so a second run reads them instead.
+
+Receives: score rows (``said``: each utterance's grammar answer and head probabilities, in the
+released head's label order). Emits: one markdown table, a row for each kind of command take, a
+column for each model and the last for any of them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent
+sys.path.insert(0, str(ROOT.parent))
+
+GROUPS = {"clean commands": ("command", "clean"), "10 dB commands": ("command", "10dB"),
+          "room commands": ("command", "room"), "enrolled voice, clean": ("test", "clean"),
+          "enrolled voice, 10 dB": ("test", "10dB")}
+"""The table's rows: which takes (``kind``, and how ``condition`` starts)."""
+
+
+def named(said: dict[str, Any], labels: tuple[str, ...]) -> dict[str, str | None]:
+    """What each model named for one utterance, sure or not: the head's likeliest command (never
+    "not a command"), the grammar decoders' command or else their guess, and the takes' command
+    where a take matched closely enough (the rows keep no nearer take that did not).
+
+    >>> named({"head": [0.8, 0.15, 0.05], "grammar": {"command": None, "guess": "quit"},
+    ...        "personal": None}, ("", "turn", "quit"))
+    {'head': 'turn', 'grammar': 'quit', 'takes': None}
+    """
+    if len(said["head"]) != len(labels):
+        raise ValueError(f"a head gave {len(said['head'])} probabilities where the released head has "
+                         f"{len(labels)} labels; decode with a head of the same commands")
+    head = max((p, label) for p, label in zip(said["head"], labels, strict=True) if label)[1]
+    grammar = said["grammar"]["command"] or said["grammar"]["guess"]
+    return {"head": head, "grammar": grammar, "takes": (said.get("personal") or {}).get("command")}
+
+
+def _percent(count: int, n: int) -> str:
+    return f"{100 * count / n:.1f} %"
+
+
+def ceiling(rows: list[dict[str, Any]], labels: tuple[str, ...],
+            others: dict[str, dict[str, dict[str, Any]]] | None = None,
+            ear: dict[str, str | None] | None = None,
+            heads: dict[str, list[set[str]]] | None = None) -> list[str]:
+    """The table for ``rows``; ``others``: another decoding's rows by path, by name; ``ear``: the
+    decoder's likeliest command by path (a row without one counts as not named by it); ``heads``:
+    what another head named in each row (in the rows' order), by name.
+
+    >>> row = {"kind": "command", "condition": "10dB white", "expected": "turn", "path": "a.wav",
+    ...        "live rule (+ trust)": {"command": None}, "said": [{"head": [0.3, 0.7, 0.0],
+    ...        "personal": None, "grammar": {"command": None, "guess": "quit"}}]}
+    >>> ceiling([row], ("", "turn", "quit"), ear={"a.wav": "quit"})[2]
+    '| 10 dB commands | 1 | 0.0 % | 100.0 % | 0.0 % | 0.0 % | 100.0 % |'
+    """
+    others, heads = others or {}, heads or {}
+    columns = ["the head's likeliest command", "the grammar decoders' command or guess",
+               *(f"head of {name}" for name in others), *heads]
+    columns += ["Moonshine's decoder"] if ear is not None else []
+    columns += ["the takes"] if any((s.get("personal") or {}).get("command") for r in rows for s in r["said"]) else []
+    lines = ["| right, with an oracle for when to act | n | live rule (with the takes where enrolled) | "
+             + " | ".join(columns) + " | any of them |",
+             "| --- | --- | --- | " + " | ".join("---" for _ in columns) + " | --- |"]
+    for name, (kind, condition) in GROUPS.items():
+        chosen = [(number, r) for number, r in enumerate(rows)
+                  if r["kind"] == kind and r["condition"].startswith(condition)]
+        if not chosen:
+            continue
+        counts = [0] * (len(columns) + 2)
+        for number, row in chosen:
+            rule = row["personal"] if kind == "test" and "personal" in row else row["live rule (+ trust)"]
+            counts[0] += rule["command"] == row["expected"]
+            heard: dict[str, set[str | None]] = {column: set() for column in columns}
+            for said in row["said"]:
+                mine = named(said, labels)
+                heard[columns[0]].add(mine["head"])
+                heard[columns[1]].add(mine["grammar"])
+                if "the takes" in heard and kind == "test":  # anyone else is heard against another voice's
+                    heard["the takes"].add(mine["takes"])
+            for other, by_path in others.items():
+                theirs = by_path.get(row["path"], {}).get("said", [])
+                heard[f"head of {other}"].update(named(said, labels)["head"] for said in theirs)
+            for column, named_by in heads.items():
+                heard[column].update(named_by[number])
+            if ear is not None:
+                heard["Moonshine's decoder"].add(ear.get(row["path"]))
+            for at, column in enumerate(columns, start=1):
+                counts[at] += row["expected"] in heard[column]
+            counts[-1] += any(row["expected"] in names for names in heard.values())
+        cells = [_percent(count, len(chosen)) for count in counts]
+        if "the takes" in columns and kind != "test":
+            cells[columns.index("the takes") + 1] = "-"
+        lines.append(f"| {name} | {len(chosen)} | " + " | ".join(cells) + " |")
+    return lines
+
+
+def ear_answers(rows: list[dict[str, Any]], root: Path, kept: Path) -> dict[str, str | None]:
+    """Moonshine's decoder's likeliest command for every command file of ``rows`` (under
+    ``root``), from ``kept`` where it was asked before; new answers are added to ``kept``."""
+    from voice_rang.commands import CommandSet
+    from voice_rang.listen.moonshine import MoonshineModel
+    from voice_rang.listen.transcriber import Transcriber
+    from voice_rang.listen.wavfile import read_wav_16k
+
+    answers: dict[str, str | None] = {}
+    if kept.exists():
+        for line in kept.read_text(encoding="utf-8").splitlines():
+            answer = json.loads(line)
+            answers[answer["path"]] = answer["best"]
+    wanted = [r["path"] for r in rows if r["kind"] in ("command", "test") and r["path"] not in answers
+              and any(r["condition"].startswith(condition) for _, condition in GROUPS.values())]
+    if wanted:
+        commands = CommandSet.load("en")
+        transcriber = Transcriber(commands, MoonshineModel.shared())
+        with kept.open("a", encoding="utf-8") as out:
+            for path in wanted:
+                best = transcriber.hear(read_wav_16k(str(root / path)), list(commands.spoken())).best()[0]
+                answers[path] = best
+                out.write(json.dumps({"path": path, "best": best}) + "\n")
+                out.flush()
+    return answers
+
+
+def head_namings(rows_path: Path, count: int, head_path: Path) -> list[set[str]]:
+    """What the head in ``head_path`` names in each of the ``count`` rows, read from the features
+    the decoding kept beside its rows (a row whose file held no utterance names nothing)."""
+    import numpy as np
+    from bench_neural import features_path
+
+    from voice_rang.listen.command_head import CommandHead
+
+    head = CommandHead(head_path)
+    try:
+        kept = np.load(features_path(rows_path))
+    except FileNotFoundError:
+        raise SystemExit(f"bench_ceiling: {rows_path} has no features beside it; score again to keep them") from None
+    namings: list[set[str]] = []
+    for number in range(count):
+        named_here: set[str] = set()
+        for utterance in kept.get(str(number), ()):
+            try:
+                probabilities = head.probabilities(utterance.astype(np.float32))
+            except ValueError:
+                raise SystemExit(f"bench_ceiling: {head_path} reads another front than the head that "
+                                 f"decoded {rows_path}") from None
+            named_here.add(max((p, label) for p, label in zip(probabilities, head.labels, strict=True) if label)[1])
+        namings.append(named_here)
+    return namings
+
+
+def _read(path: Path) -> list[dict[str, Any]]:
+    try:
+        return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    except FileNotFoundError:
+        raise SystemExit(f"bench_ceiling: there is no {path}; make it with benchmarks/bench_neural.py score") from None
+    except json.JSONDecodeError:
+        raise SystemExit(f"bench_ceiling: {path} is not score rows (one JSON object a line)") from None
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("rows", type=Path, help="a score's rows: the live rule's figures and its head's namings")
+    parser.add_argument("others", type=Path, nargs="*", help="other heads' decodings of the same recordings")
+    parser.add_argument("--ear", action="store_true", help="also Moonshine's own decoder (slow the first time)")
+    parser.add_argument("--head", type=Path, action="append", default=[], metavar="NPZ",
+                        help="another head on the same front, on the first decoding's features")
+    args = parser.parse_args(argv)
+    from voice_rang.listen.command_head import CommandHead
+
+    labels = CommandHead.released().labels
+    rows = _read(args.rows)
+    others = {path.stem.removeprefix("scores-"): {r["path"]: r for r in _read(path)} for path in args.others}
+    ear = ear_answers(rows, args.rows.parent, args.rows.with_name(f"ear-{args.rows.stem}.jsonl")) if args.ear else None
+    heads = {f"head {path.parent.name}": head_namings(args.rows, len(rows), path) for path in args.head}
+    try:
+        print("\n".join(ceiling(rows, labels, others, ear, heads)))
+    except ValueError as error:
+        raise SystemExit(f"bench_ceiling: {error}") from None
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
