@@ -9,6 +9,7 @@ better can meet it.
     .venv/bin/python benchmarks/bench_ceiling.py benchmarks/out/neural/scores-heldout.jsonl
     .venv/bin/python benchmarks/bench_ceiling.py ROWS.jsonl OTHER.jsonl --ear
     .venv/bin/python benchmarks/bench_ceiling.py ROWS.jsonl --head DIR/command_head.npz
+    .venv/bin/python benchmarks/bench_ceiling.py ROWS.jsonl --whole
 
 The first file's rows give the live rule's own figure (with the player's takes, for the voices
 that enrolled) and the head that decoded them. Each further file is another head's decoding of the
@@ -20,6 +21,9 @@ voice's takes, as a room is heard in a game). ``--ear`` also asks Moonshine's ow
 (``voice_rang.listen.transcriber``) which command's phrase, said alone, is likeliest for each
 command file (whole, not cut by the endpointer; about a second a file on this machine), and keeps
 its answers beside the rows (``ear-<rows>.jsonl``), so a second run reads them instead.
+``--whole`` gives the released head each command file whole instead of the endpointer's cut (the
+file holds the take with the room around it, as the head's training takes do): what a perfect
+endpointer would let the head name. Kept the same way (``whole-<rows>.jsonl``).
 
 Receives: score rows (``said``: each utterance's grammar answer and head probabilities, in the
 released head's label order). Emits: one markdown table, a row for each kind of command take, a
@@ -31,6 +35,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -67,10 +72,12 @@ def _percent(count: int, n: int) -> str:
 def ceiling(rows: list[dict[str, Any]], labels: tuple[str, ...],
             others: dict[str, dict[str, dict[str, Any]]] | None = None,
             ear: dict[str, str | None] | None = None,
-            heads: dict[str, list[set[str]]] | None = None) -> list[str]:
+            heads: dict[str, list[set[str]]] | None = None,
+            whole: dict[str, str | None] | None = None) -> list[str]:
     """The table for ``rows``; ``others``: another decoding's rows by path, by name; ``ear``: the
     decoder's likeliest command by path (a row without one counts as not named by it); ``heads``:
-    what another head named in each row (in the rows' order), by name.
+    what another head named in each row (in the rows' order), by name; ``whole``: the head's
+    likeliest command on each file whole, by path (not counted in "any of them": it is another cut).
 
     >>> row = {"kind": "command", "condition": "10dB white", "expected": "turn", "path": "a.wav",
     ...        "live rule (+ trust)": {"command": None}, "said": [{"head": [0.3, 0.7, 0.0],
@@ -82,16 +89,17 @@ def ceiling(rows: list[dict[str, Any]], labels: tuple[str, ...],
     columns = ["the head's likeliest command", "the grammar decoders' command or guess",
                *(f"head of {name}" for name in others), *heads]
     columns += ["Moonshine's decoder"] if ear is not None else []
+    extra = ["the head on the whole file"] if whole is not None else []
     columns += ["the takes"] if any((s.get("personal") or {}).get("command") for r in rows for s in r["said"]) else []
     lines = ["| right, with an oracle for when to act | n | live rule (with the takes where enrolled) | "
-             + " | ".join(columns) + " | any of them |",
-             "| --- | --- | --- | " + " | ".join("---" for _ in columns) + " | --- |"]
+             + " | ".join(columns) + " | any of them |" + "".join(f" {column} |" for column in extra),
+             "| --- | --- | --- | " + " | ".join("---" for _ in columns) + " | --- |" + " --- |" * len(extra)]
     for name, (kind, condition) in GROUPS.items():
         chosen = [(number, r) for number, r in enumerate(rows)
                   if r["kind"] == kind and r["condition"].startswith(condition)]
         if not chosen:
             continue
-        counts = [0] * (len(columns) + 2)
+        counts = [0] * (len(columns) + 2 + len(extra))
         for number, row in chosen:
             rule = row["personal"] if kind == "test" and "personal" in row else row["live rule (+ trust)"]
             counts[0] += rule["command"] == row["expected"]
@@ -111,7 +119,9 @@ def ceiling(rows: list[dict[str, Any]], labels: tuple[str, ...],
                 heard["Moonshine's decoder"].add(ear.get(row["path"]))
             for at, column in enumerate(columns, start=1):
                 counts[at] += row["expected"] in heard[column]
-            counts[-1] += any(row["expected"] in names for names in heard.values())
+            counts[len(columns) + 1] += any(row["expected"] in names for names in heard.values())
+            if whole is not None:
+                counts[-1] += whole.get(row["path"]) == row["expected"]
         cells = [_percent(count, len(chosen)) for count in counts]
         if "the takes" in columns and kind != "test":
             cells[columns.index("the takes") + 1] = "-"
@@ -119,31 +129,45 @@ def ceiling(rows: list[dict[str, Any]], labels: tuple[str, ...],
     return lines
 
 
-def ear_answers(rows: list[dict[str, Any]], root: Path, kept: Path) -> dict[str, str | None]:
-    """Moonshine's decoder's likeliest command for every command file of ``rows`` (under
-    ``root``), from ``kept`` where it was asked before; new answers are added to ``kept``."""
-    from voice_rang.commands import CommandSet
-    from voice_rang.listen.moonshine import MoonshineModel
-    from voice_rang.listen.transcriber import Transcriber
+def kept_answers(rows: list[dict[str, Any]], root: Path, kept: Path,
+                 answer: Callable[[bytes], str | None]) -> dict[str, str | None]:
+    """``answer`` for every command file of ``rows`` (under ``root``), from ``kept`` where it was
+    given before; new answers are added to ``kept`` as they come."""
     from voice_rang.listen.wavfile import read_wav_16k
 
     answers: dict[str, str | None] = {}
     if kept.exists():
         for line in kept.read_text(encoding="utf-8").splitlines():
-            answer = json.loads(line)
-            answers[answer["path"]] = answer["best"]
+            given = json.loads(line)
+            answers[given["path"]] = given["best"]
     wanted = [r["path"] for r in rows if r["kind"] in ("command", "test") and r["path"] not in answers
               and any(r["condition"].startswith(condition) for _, condition in GROUPS.values())]
-    if wanted:
-        commands = CommandSet.load("en")
-        transcriber = Transcriber(commands, MoonshineModel.shared())
-        with kept.open("a", encoding="utf-8") as out:
-            for path in wanted:
-                best = transcriber.hear(read_wav_16k(str(root / path)), list(commands.spoken())).best()[0]
-                answers[path] = best
-                out.write(json.dumps({"path": path, "best": best}) + "\n")
-                out.flush()
+    with kept.open("a", encoding="utf-8") as out:
+        for path in wanted:
+            answers[path] = answer(read_wav_16k(str(root / path)))
+            out.write(json.dumps({"path": path, "best": answers[path]}) + "\n")
+            out.flush()
     return answers
+
+
+def decoder_answer() -> Callable[[bytes], str | None]:
+    """Moonshine's decoder: the command whose phrase, said alone, it finds likeliest."""
+    from voice_rang.commands import CommandSet
+    from voice_rang.listen.moonshine import MoonshineModel
+    from voice_rang.listen.transcriber import Transcriber
+
+    commands = CommandSet.load("en")
+    transcriber = Transcriber(commands, MoonshineModel.shared())
+    return lambda pcm: transcriber.hear(pcm, list(commands.spoken())).best()[0]
+
+
+def whole_answer() -> Callable[[bytes], str | None]:
+    """The released head's likeliest command on the whole file."""
+    from voice_rang.listen.command_head import CommandHead
+    from voice_rang.listen.front import head_features
+
+    head = CommandHead.released()
+    return lambda pcm: head.scores(head_features(pcm, head)).best(None)[0]
 
 
 def head_namings(rows_path: Path, count: int, head_path: Path) -> list[set[str]]:
@@ -187,6 +211,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("rows", type=Path, help="a score's rows: the live rule's figures and its head's namings")
     parser.add_argument("others", type=Path, nargs="*", help="other heads' decodings of the same recordings")
     parser.add_argument("--ear", action="store_true", help="also Moonshine's own decoder (slow the first time)")
+    parser.add_argument("--whole", action="store_true", help="also the head on each command file whole")
     parser.add_argument("--head", type=Path, action="append", default=[], metavar="NPZ",
                         help="another head on the same front, on the first decoding's features")
     args = parser.parse_args(argv)
@@ -195,10 +220,13 @@ def main(argv: list[str] | None = None) -> int:
     labels = CommandHead.released().labels
     rows = _read(args.rows)
     others = {path.stem.removeprefix("scores-"): {r["path"]: r for r in _read(path)} for path in args.others}
-    ear = ear_answers(rows, args.rows.parent, args.rows.with_name(f"ear-{args.rows.stem}.jsonl")) if args.ear else None
+    ear = kept_answers(rows, args.rows.parent, args.rows.with_name(f"ear-{args.rows.stem}.jsonl"),
+                       decoder_answer()) if args.ear else None
+    whole = kept_answers(rows, args.rows.parent, args.rows.with_name(f"whole-{args.rows.stem}.jsonl"),
+                         whole_answer()) if args.whole else None
     heads = {f"head {path.parent.name}": head_namings(args.rows, len(rows), path) for path in args.head}
     try:
-        print("\n".join(ceiling(rows, labels, others, ear, heads)))
+        print("\n".join(ceiling(rows, labels, others, ear, heads, whole)))
     except ValueError as error:
         raise SystemExit(f"bench_ceiling: {error}") from None
     return 0

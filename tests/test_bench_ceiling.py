@@ -135,3 +135,24 @@ def test_a_head_on_another_front_is_refused_in_one_line(tmp_path: Path) -> None:
     with pytest.raises(SystemExit) as stop:
         bench_ceiling.main([str(rows), "--head", str(weights)])
     assert "reads another front" in str(stop.value)
+
+
+def test_answers_kept_beside_the_rows_are_read_back_instead_of_asked_again(tmp_path: Path) -> None:
+    import wave
+
+    with wave.open(str(tmp_path / "a.wav"), "wb") as out:
+        out.setnchannels(1)
+        out.setsampwidth(2)
+        out.setframerate(16000)
+        out.writeframes(b"\0\1" * 8000)
+    rows = [row("turn", said((1.0, 0.0, 0.0, 0.0))), {**row("turn"), "kind": "negative"}]
+    kept = tmp_path / "whole-scores.jsonl"
+    asked: list[int] = []
+    first = bench_ceiling.kept_answers(rows, tmp_path, kept, lambda pcm: asked.append(len(pcm)) or "turn")
+    assert first == {"a.wav": "turn"} and asked == [16000]
+
+    def never(pcm: bytes) -> str:
+        raise AssertionError("asked again")
+
+    assert bench_ceiling.kept_answers(rows, tmp_path, kept, never) == {"a.wav": "turn"}
+    assert table(rows[:1], whole=first)["clean commands"]["the head on the whole file"] == "100.0 %"
