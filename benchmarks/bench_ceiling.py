@@ -27,7 +27,7 @@ endpointer would let the head name. Kept the same way (``whole-<rows>.jsonl``).
 
 Receives: score rows (``said``: each utterance's grammar answer and head probabilities, in the
 released head's label order). Emits: one markdown table, a row for each kind of command take, a
-column for each model and the last for any of them.
+column for each model, then any of them, then (``--whole``) the head on the whole file.
 """
 
 from __future__ import annotations
@@ -137,9 +137,13 @@ def kept_answers(rows: list[dict[str, Any]], root: Path, kept: Path,
 
     answers: dict[str, str | None] = {}
     if kept.exists():
-        for line in kept.read_text(encoding="utf-8").splitlines():
-            given = json.loads(line)
-            answers[given["path"]] = given["best"]
+        try:
+            for line in kept.read_text(encoding="utf-8").splitlines():
+                given = json.loads(line)
+                answers[given["path"]] = given["best"]
+        except (json.JSONDecodeError, KeyError, TypeError):
+            raise SystemExit(f"bench_ceiling: {kept} is not answers kept by this script; "
+                             "delete it to ask again") from None
     wanted = [r["path"] for r in rows if r["kind"] in ("command", "test") and r["path"] not in answers
               and any(r["condition"].startswith(condition) for _, condition in GROUPS.values())]
     with kept.open("a", encoding="utf-8") as out:
@@ -178,7 +182,7 @@ def head_namings(rows_path: Path, count: int, head_path: Path) -> list[set[str]]
 
     from voice_rang.listen.command_head import CommandHead
 
-    head = CommandHead(head_path)
+    head = CommandHead(head_path)  # a file that is not a head: ModelCorrupt, said in one line by main
     try:
         kept = np.load(features_path(rows_path))
     except FileNotFoundError:
@@ -215,9 +219,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--head", type=Path, action="append", default=[], metavar="NPZ",
                         help="another head on the same front, on the first decoding's features")
     args = parser.parse_args(argv)
-    from voice_rang.listen.command_head import CommandHead
+    from voice_rang.listen.command_head import CommandHead, ModelCorrupt
+    from voice_rang.listen.moonshine import MoonshineUnavailable
 
-    labels = CommandHead.released().labels
+    try:
+        return _table(args, CommandHead.released().labels)
+    except (ModelCorrupt, MoonshineUnavailable, ValueError) as error:
+        raise SystemExit(f"bench_ceiling: {error}") from None
+
+
+def _table(args: argparse.Namespace, labels: tuple[str, ...]) -> int:
     rows = _read(args.rows)
     others = {path.stem.removeprefix("scores-"): {r["path"]: r for r in _read(path)} for path in args.others}
     ear = kept_answers(rows, args.rows.parent, args.rows.with_name(f"ear-{args.rows.stem}.jsonl"),
@@ -225,10 +236,7 @@ def main(argv: list[str] | None = None) -> int:
     whole = kept_answers(rows, args.rows.parent, args.rows.with_name(f"whole-{args.rows.stem}.jsonl"),
                          whole_answer()) if args.whole else None
     heads = {f"head {path.parent.name}": head_namings(args.rows, len(rows), path) for path in args.head}
-    try:
-        print("\n".join(ceiling(rows, labels, others, ear, heads, whole)))
-    except ValueError as error:
-        raise SystemExit(f"bench_ceiling: {error}") from None
+    print("\n".join(ceiling(rows, labels, others, ear, heads, whole)))
     return 0
 
 

@@ -156,3 +156,12 @@ def test_answers_kept_beside_the_rows_are_read_back_instead_of_asked_again(tmp_p
 
     assert bench_ceiling.kept_answers(rows, tmp_path, kept, never) == {"a.wav": "turn"}
     assert table(rows[:1], whole=first)["clean commands"]["the head on the whole file"] == "100.0 %"
+
+
+def test_a_head_file_that_is_not_a_head_is_refused_in_one_line(tmp_path: Path) -> None:
+    rows = tmp_path / "scores-heldout.jsonl"
+    rows.write_text(json.dumps(row("turn", said((1.0,)))) + "\n")
+    (tmp_path / "bad.npz").write_bytes(b"not a model")
+    with pytest.raises(SystemExit) as stop:
+        bench_ceiling.main([str(rows), "--head", str(tmp_path / "bad.npz")])
+    assert str(stop.value).startswith("bench_ceiling: the command model") and "\n" not in str(stop.value)
