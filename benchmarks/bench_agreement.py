@@ -24,7 +24,10 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent
+sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT.parent))
+
+from bench_heads import grammar_answers  # noqa: E402
 
 from voice_rang.listen.command_head import HeadScores  # noqa: E402
 from voice_rang.listen.decision import Rule, decide  # noqa: E402
@@ -92,10 +95,10 @@ def prepare(rows: list[dict[str, Any]], before: dict[str, dict[str, Any]], label
         if len(theirs) != len(row["said"]):
             theirs = [None] * len(row["said"])
         utterances = []
-        for said, other in zip(row["said"], theirs, strict=True):
+        for said, grammar, other in zip(row["said"], grammar_answers(row["said"]), theirs, strict=True):
             mine = HeadScores(labels, tuple(said["head"]))
             personal = PersonalMatch(**said["personal"]) if row["kind"] == "test" and said.get("personal") else None
-            first = decide(Recognition(**said["grammar"]), mine, None, rule, personal)
+            first = decide(grammar, mine, None, rule, personal)
             utterances.append((first, mine, None if other is None else HeadScores(labels, tuple(other["head"]))))
         prepared.append((row, utterances))
     return prepared

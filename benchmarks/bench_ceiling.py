@@ -42,6 +42,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent
 sys.path.insert(0, str(ROOT.parent))
 
+from voice_rang.listen.command_head import HeadScores  # noqa: E402
+
 GROUPS = {"clean commands": ("command", "clean"), "10 dB commands": ("command", "10dB"),
           "room commands": ("command", "room"), "enrolled voice, clean": ("test", "clean"),
           "enrolled voice, 10 dB": ("test", "10dB")}
@@ -60,7 +62,7 @@ def named(said: dict[str, Any], labels: tuple[str, ...]) -> dict[str, str | None
     if len(said["head"]) != len(labels):
         raise ValueError(f"a head gave {len(said['head'])} probabilities where the released head has "
                          f"{len(labels)} labels; decode with a head of the same commands")
-    head = max((p, label) for p, label in zip(said["head"], labels, strict=True) if label)[1]
+    head = HeadScores(labels, tuple(said["head"])).best(None)[0]
     grammar = said["grammar"]["command"] or said["grammar"]["guess"]
     return {"head": head, "grammar": grammar, "takes": (said.get("personal") or {}).get("command")}
 
@@ -178,6 +180,7 @@ def head_namings(rows_path: Path, count: int, head_path: Path) -> list[set[str]]
     """What the head in ``head_path`` names in each of the ``count`` rows, read from the features
     the decoding kept beside its rows (a row whose file held no utterance names nothing)."""
     import numpy as np
+    from bench_heads import stored_width
     from bench_neural import features_path
 
     from voice_rang.listen.command_head import CommandHead
@@ -187,18 +190,10 @@ def head_namings(rows_path: Path, count: int, head_path: Path) -> list[set[str]]
         kept = np.load(features_path(rows_path))
     except FileNotFoundError:
         raise SystemExit(f"bench_ceiling: {rows_path} has no features beside it; score again to keep them") from None
-    namings: list[set[str]] = []
-    for number in range(count):
-        named_here: set[str] = set()
-        for utterance in kept.get(str(number), ()):
-            try:
-                probabilities = head.probabilities(utterance.astype(np.float32))
-            except ValueError:
-                raise SystemExit(f"bench_ceiling: {head_path} reads another front than the head that "
-                                 f"decoded {rows_path}") from None
-            named_here.add(max((p, label) for p, label in zip(probabilities, head.labels, strict=True) if label)[1])
-        namings.append(named_here)
-    return namings
+    if stored_width(kept, head) is not None:
+        raise SystemExit(f"bench_ceiling: {head_path} reads another front than the head that decoded {rows_path}")
+    return [{head.scores(utterance.astype(np.float32)).best(None)[0] for utterance in kept.get(str(number), ())}
+            for number in range(count)]
 
 
 def _read(path: Path) -> list[dict[str, Any]]:

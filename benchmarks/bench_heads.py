@@ -63,6 +63,13 @@ def grammar_answers(said: list[dict[str, Any]]) -> list[Recognition]:
     return [Recognition(**{k: v for k, v in s["grammar"].items() if k in RECOGNITION_FIELDS}) for s in said]
 
 
+def stored_width(features: Any, head: CommandHead) -> int | None:
+    """How many values a frame a decoding's kept features hold, when ``head`` reads another number
+    (a head on another front than the one that decoded them); ``None`` when it can read them."""
+    stored = features[features.files[0]].shape[-1] if features.files else None
+    return stored if stored is not None and stored != head.mean.shape[-1] else None
+
+
 def weigh(rows: list[dict[str, Any]], features: Any, head: CommandHead, name: str, root: Path,
           changes: dict[str, Any] | None = None) -> None:
     """Add ``name`` and ``name, personal`` answers to every row that was decoded into utterances."""
@@ -112,8 +119,8 @@ def main(argv: list[str] | None = None) -> int:
     with np.load(bench_neural.features_path(scores)) as features:
         for path in args.heads:
             head = CommandHead(path)
-            stored = features[next(iter(features.files))].shape[-1] if features.files else None
-            if stored is not None and stored != head.mean.shape[-1]:
+            stored = stored_width(features, head)
+            if stored is not None:
                 print(f"bench_heads: {path} reads {head.mean.shape[-1]} values a frame ({head.front}) and the "
                       f"decoding stored {stored}: give --decoded a decoding made with such a head", file=sys.stderr)
                 return 2

@@ -165,8 +165,8 @@ def decode_enrolment(root: Path, workers: int) -> Path:
 def load(scores: Path, head: CommandHead) -> list[Utterances]:
     rows = [json.loads(line) for line in scores.read_text().splitlines()]
     with np.load(bench_neural.features_path(scores)) as features:
-        stored = features[features.files[0]].shape[-1] if features.files else head.mean.shape[-1]
-        if stored != head.mean.shape[-1]:
+        stored = bench_heads.stored_width(features, head)
+        if stored is not None:
             raise SystemExit(f"bench_learning: {scores} kept {stored} values a frame and the released head reads "
                              f"{head.mean.shape[-1]} ({head.front}): give --decoded a decoding by such a head")
         return [Utterances(row, features[str(n)] if str(n) in features.files else None, head)
