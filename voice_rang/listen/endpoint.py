@@ -98,6 +98,15 @@ NEURAL_MARGIN_DB = 4.0
 it hears any voice, a babble or the radio too, so the frame must still rise out of the room."""
 
 
+def _voice_likelihood() -> VoiceLikelihood | None:
+    """The neural voice detector, or none where its wheel is missing or its library will not load:
+    the endpointer then works on energy and WebRTC's detector alone, as it did before it."""
+    try:
+        return VoiceLikelihood()
+    except (ImportError, OSError):
+        return None
+
+
 @dataclass(frozen=True)
 class Utterance:
     """One endpointer event (``start``, ``audio``, ``end``, ``abandon``) with the audio it adds."""
@@ -165,7 +174,7 @@ class Endpointer:
             raise ValueError(f"the voice detector cannot use {frame_ms} ms frames")
         self._suppressed = ear(NoiseSuppressor()) if suppress and sample_rate == 16000 else None
         self.margin_db = ONSET_MARGIN_DB if margin_db is None else margin_db
-        self._voice = VoiceLikelihood() if neural_voice and sample_rate == 16000 else None
+        self._voice = _voice_likelihood() if neural_voice and sample_rate == 16000 else None
         self._history: deque[tuple[bytes, bool, float]] = deque(maxlen=max(1, preroll_ms // frame_ms))
         self._onset = onset_frames
         self._max_frames = max_ms // frame_ms
