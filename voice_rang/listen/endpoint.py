@@ -91,7 +91,7 @@ syllable passed for silence and cut the word in two. With it, on new takes of th
 at 10 dB, 82 of 132 commands were right against 77, and the enrolled voices' takes 106 against
 93, with no more talk, near words or wrong commands; used only for onsets, 78 (and one more
 wrong), since the word was then still cut in two (docs/voice-experiments.md). In a quiet room an
-utterance still closes on energy alone, as fast as before."""
+utterance still closes on energy alone, after the same silence."""
 
 NEURAL_MARGIN_DB = 4.0
 """How far over the floor a frame the neural detector is sure of must stand to count as speech:
