@@ -24,6 +24,12 @@ def _cut(pcm: bytes, *, suppress: bool = True, neural_voice: bool = True,
             for event in listener.process(frame, lambda: heard)]
 
 
+def _swinging(rng: np.random.Generator, samples: int) -> np.ndarray:
+    """Noise that swells and sinks every 100 ms (as a babble or music does), ``samples`` long."""
+    swells = np.repeat(np.tile([600.0, 1500.0], samples // 3200 + 1), 1600)[:samples]
+    return rng.standard_normal(samples) * swells
+
+
 def _starts(pcm: bytes) -> int:
     listener = Endpointer()
     return sum(event.kind == "start" for frame in _frames(pcm) for event in listener.process(frame))
@@ -50,8 +56,7 @@ def _margin_after(pcm: bytes) -> float:
 def test_the_lower_margin_is_for_a_room_that_holds_steady_and_not_one_that_swings() -> None:
     rng = np.random.default_rng(3)
     hiss = (rng.standard_normal(16000 * 2) * 1000).astype("<i2").tobytes()
-    swells = np.repeat(np.tile([600.0, 1500.0], 10), 1600)  # softer and louder every 100 ms
-    swinging = (rng.standard_normal(len(swells)) * swells).astype("<i2").tobytes()
+    swinging = _swinging(rng, 32000).astype("<i2").tobytes()
     assert Endpointer().onset_margin_db() == ONSET_MARGIN_DB  # nothing heard yet
     assert _margin_after(hiss) == STEADY_MARGIN_DB
     assert _margin_after(swinging) == ONSET_MARGIN_DB
@@ -137,8 +142,7 @@ def test_in_a_room_that_swings_the_endpointer_cuts_as_it_would_without_the_suppr
     """Music and babble are not what the suppressor is for; there the cut must stay as measured,
     where the music alone never gave a command."""
     rng = np.random.default_rng(8)
-    swells = np.repeat(np.tile([600.0, 1500.0], 15), 1600)  # softer and louder every 100 ms
-    swinging = (rng.standard_normal(len(swells)) * swells).astype("<i2")
+    swinging = _swinging(rng, 48000).astype("<i2")
     word = np.frombuffer(synthesize("auto reveal off", "rms"), dtype="<i2")
     mixed = swinging.astype(np.int32)
     mixed[16000:16000 + len(word)] += word
@@ -164,9 +168,7 @@ def _under_swinging_noise(text: str, voice: str, snr_db: float) -> bytes:
     """``text`` a second into noise that swells and sinks every 100 ms (as a babble or music
     does), ``snr_db`` under the speech's louder samples, and a second of the noise after it."""
     word = np.frombuffer(synthesize(text, voice), dtype="<i2").astype(np.float64)
-    total = 16000 + len(word) + 16000
-    swells = np.repeat(np.tile([600.0, 1500.0], total // 3200 + 1), 1600)[:total]
-    noise = np.random.default_rng(8).standard_normal(total) * swells
+    noise = _swinging(np.random.default_rng(8), 16000 + len(word) + 16000)
     speech_power = np.mean(word[np.abs(word) > 300] ** 2)
     noise *= np.sqrt(speech_power / np.mean(noise ** 2) / 10 ** (snr_db / 10))
     noise[16000:16000 + len(word)] += word
@@ -219,9 +221,7 @@ def test_in_a_quiet_room_the_neural_voice_detector_changes_no_cut(voice: str) ->
 
 
 def test_swinging_noise_alone_is_never_taken_for_speech() -> None:
-    rng = np.random.default_rng(11)
-    swells = np.repeat(np.tile([600.0, 1500.0], 30), 1600)
-    noise = (rng.standard_normal(len(swells)) * swells).astype("<i2").tobytes()
+    noise = _swinging(np.random.default_rng(11), 96000).astype("<i2").tobytes()
     assert _starts(noise) == 0
 
 
