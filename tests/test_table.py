@@ -246,6 +246,32 @@ def test_quit_asks_to_confirm_and_no_keeps_playing() -> None:
     assert outputs.texts[-1] == "Goodbye."
 
 
+def test_the_computer_seat_waits_while_the_quit_question_is_open_and_turns_a_beat_after_no() -> None:
+    table, outputs, clock, _ = make_table(deck=stacked("KH", "KS"))
+    table.handle("turn")
+    table.handle("quit")
+    clock.now += 5
+    table.tick()
+    assert table.game is not None and table.game.reveals == 1
+    assert outputs.texts[-1] == "Quit the game? Say yes or no, or press y or n."
+    table.handle("no")
+    clock.now += 0.5
+    table.tick()
+    assert table.game.reveals == 1
+    clock.now += 0.6
+    table.tick()
+    assert table.game.reveals == 2
+
+
+def test_piped_input_ending_with_the_quit_question_open_stops_with_a_reason() -> None:
+    table, outputs, _, _ = make_table(deck=stacked("KH", "KS"))
+    table.handle("turn")
+    table.handle("quit")
+    table.close_inputs()
+    assert table.finished and table.exit_code == 1
+    assert outputs.texts[-1] == "Input ended before the game did: stopping at reveal 1 of 5,000."
+
+
 def test_people_at_one_device_each_keep_their_own_auto_reveal() -> None:
     table, outputs, clock, _ = make_table(kinds=["person", "person"], deck=stacked("KH", "KS", "2D", "3C"))
     assert outputs.texts[-1] == "The host's turn: say turn, or press space."

@@ -41,18 +41,26 @@ class Pacing:
     due: float | None
     _floor_until: float | None
     _spoke_at: float | None
+    _confirming_quit: bool
 
     def _reveal(self) -> None:
         raise NotImplementedError
 
     def tick(self, now: float | None = None) -> None:
-        """Turn the automatic card if its beat has passed, the narration has caught up, and
-        (during auto-reveal) :attr:`quiet_gap` of silence has followed it."""
+        """Turn the automatic card if its beat has passed, the narration has caught up, no quit
+        question is open, and (during auto-reveal) :attr:`quiet_gap` of silence has followed it."""
         now = self.clock() if now is None else now
         busy = self.outputs.busy()
         if busy:
             self._spoke_at = now
-        if self.due is None or self.finished or now < self.due:
+        if self.due is None or self.finished:
+            return
+        if self._confirming_quit:
+            # "Quit the game?" is open: a card turned now would bury the question, and the yes
+            # meant for it would follow "Your turn". The card comes a beat after the answer.
+            self.due = max(self.due, now + self.beat)
+            return
+        if now < self.due:
             return
         if busy:
             self.due = now + 0.05

@@ -229,6 +229,11 @@ class Table(ListenerAnswers, Pacing):
             return
         if self.over:
             self._finish(0)
+        elif self._confirming_quit:
+            # Nobody is left to answer the question, and the cards wait for its answer.
+            assert self.game is not None
+            self._answer("answer", "input_ended", n=self.game.reveals)
+            self._finish(1)
         elif self.due is None:
             self._turn_begins()
 
