@@ -17,14 +17,20 @@ import time
 from collections.abc import Callable
 
 from ..messages import Priority
-from .pcm import is_silent, trim_leading_silence
+from .pcm import is_silent, trim_leading_silence, trim_trailing_silence
 from .player import PlaybackError, Player, PlayerUnavailable
 from .rendering import Rendering, Utterance
 
-__all__ = ["PAUSE_BETWEEN", "RECOVERY_INTERVAL", "ActivityListener", "Playback"]
+__all__ = ["OPENING_S", "PAUSE_BETWEEN", "RECOVERY_INTERVAL", "ActivityListener", "Playback"]
 
 PAUSE_BETWEEN = 0.12
 """Silence between two queued messages so they do not run together (skipped for URGENT)."""
+OPENING_S = 0.04
+"""How much of a message's first sound is gathered before it is handed over in place of the idle
+cushion (:meth:`Player.write`'s ``over_cushion``): at least what the 20 ms cushion and the
+synthesizer's first 20 ms buffer held before, so the sound has as much ahead of the play position
+as when it queued behind the cushion. The synthesizer makes that in a millisecond or two; a
+message gathered slower than this is queued behind the cushion as before."""
 RECOVERY_INTERVAL = 60.0
 """Seconds after reopening a failed device during which a second failure is final: a device
 that keeps failing is lost, and speech that stops every few seconds is worse than text."""
@@ -141,6 +147,7 @@ class Playback(Rendering):
     def _play(self, utterance: Utterance) -> None:
         started_at: float | None = None
         leading = True
+        first = True  # nothing of this message handed over yet: only the idle cushion is queued
         cue = utterance.cue
         held: list[bytes] = []  # silent chunks kept until sound follows: no trailing silence
         self._player.new_utterance()
@@ -151,7 +158,9 @@ class Playback(Rendering):
                     if utterance.cancelled or self._closed:
                         break
                     started_at = self._begin(utterance, cue=True)
-                    if not self._player.write(sound, lambda: utterance.cancelled or self._closed):
+                    over, first = first and len(sound) >= self._opening_bytes(), False
+                    if not self._player.write(sound, lambda: utterance.cancelled or self._closed,
+                                              over_cushion=over):
                         break
                     continue
                 chunk: bytes | None
@@ -186,11 +195,17 @@ class Playback(Rendering):
                 elif is_silent(chunk):
                     held.append(chunk)
                     continue
+                over = False
+                if first:
+                    first = False
+                    chunk = self._opening(utterance, chunk)
+                    over = len(chunk) >= self._opening_bytes()
                 if started_at is None:
                     started_at = self._begin(utterance, cue=False)
                 if held:
                     chunk, held = b"".join(held) + chunk, []
-                if not self._player.write(chunk, lambda: utterance.cancelled or self._closed):
+                if not self._player.write(chunk, lambda: utterance.cancelled or self._closed,
+                                          over_cushion=over):
                     break
         finally:
             if utterance.cancelled or self._closed:
@@ -214,6 +229,29 @@ class Playback(Rendering):
                     self._current = None
                 self._cond.notify_all()
             self._end(utterance, ended)
+
+    def _opening_bytes(self) -> int:
+        return int(self._player.source_rate * OPENING_S) * 2
+
+    def _opening(self, utterance: Utterance, chunk: bytes) -> bytes:
+        """The message's first sound and what follows it, up to :data:`OPENING_S` of it, waiting
+        at most that long for the synthesizer; a message that ends within it loses its trailing
+        silence, as one played chunk by chunk does."""
+        parts, size, want = [chunk], len(chunk), self._opening_bytes()
+        deadline = time.monotonic() + OPENING_S
+        with self._cond:
+            while size < want and not utterance.cancelled and not self._closed:
+                if utterance.chunks:
+                    part = utterance.chunks.popleft()
+                    parts.append(part)
+                    size += len(part)
+                elif utterance.rendered or time.monotonic() >= deadline:
+                    break
+                else:
+                    self._cond.wait(0.002)
+            whole = utterance.rendered and not utterance.chunks
+        opening = b"".join(parts)
+        return trim_trailing_silence(opening) if whole else opening
 
     def _begin(self, utterance: Utterance, *, cue: bool) -> float:
         """The utterance's first frame (its cue's, or its words' when it has none) is about to be

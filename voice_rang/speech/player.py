@@ -23,8 +23,9 @@ Between messages the stream is kept topped up with a small cushion of silence (a
 :meth:`Player.keep_alive`) rather than left to run dry. Measured here: a stream that runs dry is
 corked by the ALSA pulse plugin, the sink goes back to sleep, and the next message waits up to
 two seconds (a null sink) or loses its first syllable while a USB/Bluetooth device wakes up. The
-speech itself is written without leading silence, so the first voiced frame is at most that
-cushion behind the frame being played.
+speech itself is written without leading silence, and on the server's own stream its first sound
+replaces the cushion (:meth:`Player.write`'s ``over_cushion``), so it starts from the frame being
+played, not behind the cushion.
 """
 
 from __future__ import annotations
@@ -297,11 +298,16 @@ class Player:
     def is_open(self) -> bool:
         return self._stream is not None
 
-    def write(self, pcm: bytes, should_stop: Callable[[], bool]) -> bool:
+    def write(self, pcm: bytes, should_stop: Callable[[], bool], *,
+              over_cushion: bool = False) -> bool:
         """Play ``pcm`` (source-rate PCM16 mono); False as soon as ``should_stop()`` says so.
 
-        Returns after the last frame is handed to PortAudio, not after it has sounded: see
-        :meth:`queued_seconds`. Raises :class:`PlaybackError` when the device fails or stalls.
+        ``over_cushion``: only the idle cushion of silence is queued, and ``pcm`` holds at least
+        as much sound: on the server's own stream it then replaces the cushion instead of waiting
+        behind it, so a message after silence starts up to :data:`_DIRECT_CUSHION_S` sooner (a
+        PortAudio stream cannot, and plays it after). Returns after the last frame is handed
+        over, not after it has sounded: see :meth:`queued_seconds`. Raises
+        :class:`PlaybackError` when the device fails or stalls.
         """
         stream = self._stream
         if stream is None:
@@ -324,7 +330,11 @@ class Player:
                     time.sleep(max((want - max(free, 0)) / rate, 0.001))
                     continue
                 count = min(free, total - done)
-                stream.write(data[done * 2:(done + count) * 2], count)
+                if over_cushion and self.direct:
+                    stream.write(data[done * 2:(done + count) * 2], count, at_play=True)
+                    over_cushion = False
+                else:
+                    stream.write(data[done * 2:(done + count) * 2], count)
                 done += count
                 last_progress = self._last_progress = time.monotonic()
         except PlaybackError:

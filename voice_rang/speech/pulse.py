@@ -52,6 +52,7 @@ _STREAM_INTERPOLATE_TIMING = 0x0002
 _STREAM_AUTO_TIMING_UPDATE = 0x0008
 _STREAM_EARLY_REQUESTS = 0x4000
 _SEEK_RELATIVE = 0
+_SEEK_RELATIVE_ON_READ = 2
 _WRITABLE_FAILED = ctypes.c_size_t(-1).value
 """``pa_stream_writable_size``'s answer when the stream has failed."""
 
@@ -236,14 +237,15 @@ class PulseOutputStream:
             raise OSError(-9999, "the PulseAudio stream failed")
         return int(free) // 2
 
-    def write(self, data: bytes, frames: int | None = None) -> None:
+    def write(self, data: bytes, frames: int | None = None, *, at_play: bool = False) -> None:
         """Hand ``data`` (PCM16 mono) to the server; never blocks (the caller sizes it to
         :meth:`get_write_available`). ``frames`` is PyAudio's argument, implied here by
-        ``data``."""
+        ``data``. ``at_play``: written from where the server plays now, over what it still
+        holds (the idle cushion of silence), instead of after it."""
+        seek = _SEEK_RELATIVE_ON_READ if at_play else _SEEK_RELATIVE
         with self._lock:
             self._check()
-            if self._lib.pa_stream_write(self._stream, data, len(data), None, 0,
-                                         _SEEK_RELATIVE) < 0:
+            if self._lib.pa_stream_write(self._stream, data, len(data), None, 0, seek) < 0:
                 raise OSError(-9999, "the PulseAudio server would not take sound")
             self._flushed = False
 
