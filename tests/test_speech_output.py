@@ -14,7 +14,7 @@ import os
 import subprocess
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 import pytest
@@ -23,6 +23,7 @@ from speaker_tap import SpeakerTap
 
 from voice_rang.messages import Message, Priority
 from voice_rang.speech import SpeechOutput, SpeechUnavailable, TextOutput
+from voice_rang.speech.playback import OPENING_S
 
 pytestmark = pytest.mark.audio
 
@@ -93,10 +94,38 @@ def test_speech_reaches_the_speaker_soon_after_say(
     said = time.monotonic()
     speech.say(Message("Your turn. Say reveal."))
     assert speech.wait_until_done(timeout=10)
-    assert tap.rms(said - 0.3, said) < QUIET
+    # Silent before: the message is written over the idle cushion, which the server rewinds the
+    # sink for, and the monitor then times the first samples of it up to a cushion early.
+    assert tap.rms(said - 0.3, said - 0.03) < QUIET
     span = tap.sound_span(said, activity.ends[-1] + 0.3)
     assert span is not None, "nothing reached the speaker"
     assert span[0] - said < 0.5
+    assert tap.rms(span[0], span[1]) > LOUD
+
+
+def test_a_message_after_silence_is_written_over_the_idle_cushion_and_reaches_the_speaker_whole(
+    speech: SpeechOutput, tap: SpeakerTap, activity: Activity, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Its first sound replaces the cushion of silence queued while idle instead of waiting
+    behind it (docs/latency.md), and carries at least ``OPENING_S`` of sound, so it has as much
+    ahead of the play position as before; the rest follows it in order."""
+    player = speech._player
+    assert player is not None and player.direct
+    writes: list[tuple[int, bool]] = []
+    write = player.write
+
+    def spy(pcm: bytes, should_stop: Callable[[], bool], *, over_cushion: bool = False) -> bool:
+        writes.append((len(pcm), over_cushion))
+        return write(pcm, should_stop, over_cushion=over_cushion)
+
+    monkeypatch.setattr(player, "write", spy)
+    said = time.monotonic()
+    speech.say(Message("Hearts on clubs, a miss. Reveal three of five thousand."))
+    assert speech.wait_until_done(timeout=10)
+    assert writes[0][1] and not any(over for _, over in writes[1:])
+    assert writes[0][0] >= 2 * int(player.source_rate * OPENING_S)
+    span = tap.sound_span(said, activity.ends[-1] + 0.3)
+    assert span is not None, "nothing reached the speaker"
     assert tap.rms(span[0], span[1]) > LOUD
 
 

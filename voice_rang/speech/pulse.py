@@ -41,6 +41,10 @@ SERVER_BUFFER_MS = 300
 of the play thread measured under load (195 ms)."""
 _REQUEST_MS = 10
 _PREBUFFER_MS = 20
+_PLAYING_MIN_US = 5000
+"""What the server must still hold for a write at the play position (:meth:`PulseOutputStream._playing`)."""
+_TIMING_WAIT_S = 0.2
+"""How long :meth:`PulseOutputStream.queued_seconds` waits for the server's timing answer."""
 OPEN_TIMEOUT_S = 3.0
 """How long connecting and opening may take before the server is taken to be not answering."""
 
@@ -241,13 +245,25 @@ class PulseOutputStream:
         """Hand ``data`` (PCM16 mono) to the server; never blocks (the caller sizes it to
         :meth:`get_write_available`). ``frames`` is PyAudio's argument, implied here by
         ``data``. ``at_play``: written from where the server plays now, over what it still
-        holds (the idle cushion of silence), instead of after it."""
-        seek = _SEEK_RELATIVE_ON_READ if at_play else _SEEK_RELATIVE
+        holds (the idle cushion of silence), instead of after it; only while the server is
+        playing what it holds (:meth:`_playing`), else after it as usual."""
         with self._lock:
             self._check()
+            seek = _SEEK_RELATIVE_ON_READ if at_play and self._playing() else _SEEK_RELATIVE
             if self._lib.pa_stream_write(self._stream, data, len(data), None, 0, seek) < 0:
                 raise OSError(-9999, "the PulseAudio server would not take sound")
             self._flushed = False
+
+    def _playing(self) -> bool:
+        """Whether the server is playing this stream with sound still queued (must hold the
+        lock). A sink that is waking up or held up (a null sink stalls for a second when a
+        monitor connects) reports nothing queued, and there the server's count of a write at the
+        play position came out short, so the end of the message was announced early."""
+        usec, negative = ctypes.c_uint64(0), ctypes.c_int(0)
+        if self._flushed or self._lib.pa_stream_get_latency(
+                self._stream, ctypes.byref(usec), ctypes.byref(negative)) < 0:
+            return False
+        return not negative.value and usec.value >= _PLAYING_MIN_US
 
     def flush(self) -> None:
         """Drop everything written and not yet played (a stop). Until the next write nothing is
@@ -266,20 +282,28 @@ class PulseOutputStream:
                     lib.pa_operation_unref(operation)
 
     def queued_seconds(self) -> float:
-        """How long what was written still sounds: the server's buffer and the sink's."""
+        """How long what was written still sounds: the server's buffer and the sink's.
+
+        After a write at the play position libpulse no longer knows where its writes end until
+        the server answers the timing request that write sent (a millisecond or two); until then
+        the free space would count the replaced cushion as room and call the queue short, so it
+        waits up to :data:`_TIMING_WAIT_S` for that answer."""
         usec, negative = ctypes.c_uint64(0), ctypes.c_int(0)
-        if self._mainloop is None:
-            return 0.0
-        with self._lock:
-            if self._stream is None or self._flushed:
-                return 0.0
-            if self._lib.pa_stream_get_latency(
-                    self._stream, ctypes.byref(usec), ctypes.byref(negative)) < 0:
-                free = self._lib.pa_stream_writable_size(self._stream)
-                if free == _WRITABLE_FAILED:
+        deadline = time.monotonic() + _TIMING_WAIT_S
+        while self._mainloop is not None:
+            with self._lock:
+                if self._stream is None or self._flushed:
                     return 0.0
-                return max(self.buffer_frames - int(free) // 2, 0) / self.rate
-        return 0.0 if negative.value else usec.value / 1e6
+                if self._lib.pa_stream_get_latency(
+                        self._stream, ctypes.byref(usec), ctypes.byref(negative)) >= 0:
+                    return 0.0 if negative.value else usec.value / 1e6
+                if time.monotonic() >= deadline:
+                    free = self._lib.pa_stream_writable_size(self._stream)
+                    if free == _WRITABLE_FAILED:
+                        return 0.0
+                    return max(self.buffer_frames - int(free) // 2, 0) / self.rate
+            time.sleep(0.002)
+        return 0.0
 
     def close(self) -> None:
         """Disconnect and free; never raises, never waits on the server."""
