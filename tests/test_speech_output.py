@@ -94,8 +94,9 @@ def test_speech_reaches_the_speaker_soon_after_say(
     said = time.monotonic()
     speech.say(Message("Your turn. Say reveal."))
     assert speech.wait_until_done(timeout=10)
-    # Silent before: the message is written over the idle cushion, which the server rewinds the
-    # sink for, and the monitor then times the first samples of it up to a cushion early.
+    # Silent before. The message is written over the idle cushion (the server rewinds the sink
+    # for it), and the monitor's times for its first samples came out a little early, before
+    # ``said``, here; the 30 ms left out is that cushion and the sink's own 10 ms.
     assert tap.rms(said - 0.3, said - 0.03) < QUIET
     span = tap.sound_span(said, activity.ends[-1] + 0.3)
     assert span is not None, "nothing reached the speaker"

@@ -27,10 +27,10 @@ PAUSE_BETWEEN = 0.12
 """Silence between two queued messages so they do not run together (skipped for URGENT)."""
 OPENING_S = 0.04
 """How much of a message's first sound is gathered before it is handed over in place of the idle
-cushion (:meth:`Player.write`'s ``over_cushion``): at least what the 20 ms cushion and the
-synthesizer's first 20 ms buffer held before, so the sound has as much ahead of the play position
-as when it queued behind the cushion. The synthesizer makes that in a millisecond or two; a
-message gathered slower than this is queued behind the cushion as before."""
+cushion (:meth:`Player.write`'s ``over_cushion``): twice the 20 ms cushion, so a play thread held
+up after that first write still has sound queued ahead of the play position, as it had with the
+cushion before the sound. The synthesizer makes it in a millisecond or two (its first buffer or
+two); a message gathered slower than this is queued behind the cushion as before."""
 RECOVERY_INTERVAL = 60.0
 """Seconds after reopening a failed device during which a second failure is final: a device
 that keeps failing is lost, and speech that stops every few seconds is worse than text."""
