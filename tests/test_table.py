@@ -263,6 +263,16 @@ def test_the_computer_seat_waits_while_the_quit_question_is_open_and_turns_a_bea
     assert table.game.reveals == 2
 
 
+def test_at_beat_zero_a_held_card_is_not_asked_about_again_sooner_than_50_ms() -> None:
+    """The loop sleeps until ``due``: a due date of now would spin it while the question waits."""
+    table, _, clock, _ = make_table(deck=stacked("KH", "KS"), beat=0.0)
+    table.handle("turn")
+    table.handle("quit")
+    table.tick()
+    assert table.due is not None and table.due >= clock.now + 0.05
+    assert table.game is not None and table.game.reveals == 1
+
+
 def test_piped_input_ending_with_the_quit_question_open_stops_with_a_reason() -> None:
     table, outputs, _, _ = make_table(deck=stacked("KH", "KS"))
     table.handle("turn")

@@ -57,8 +57,9 @@ class Pacing:
             return
         if self._confirming_quit:
             # "Quit the game?" is open: a card turned now would bury the question, and the yes
-            # meant for it would follow "Your turn". The card comes a beat after the answer.
-            self.due = max(self.due, now + self.beat)
+            # meant for it would follow "Your turn". The card comes a beat after the answer (and
+            # the clock is not asked again sooner than the narration's 50 ms, even at beat 0).
+            self.due = max(self.due, now + max(self.beat, 0.05))
             return
         if now < self.due:
             return
