@@ -158,9 +158,10 @@ class Playback(Rendering):
                     if utterance.cancelled or self._closed:
                         break
                     started_at = self._begin(utterance, cue=True)
-                    over, first = first and len(sound) >= self._opening_bytes(), False
-                    if not self._player.write(sound, lambda: utterance.cancelled or self._closed,
-                                              over_cushion=over):
+                    # A cue queues behind the cushion: written over it, the reshuffle cue
+                    # reached the speaker changed past recognition (tests/test_sound_cues.py).
+                    first = False
+                    if not self._player.write(sound, lambda: utterance.cancelled or self._closed):
                         break
                     continue
                 chunk: bytes | None
