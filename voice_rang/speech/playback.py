@@ -158,8 +158,9 @@ class Playback(Rendering):
                     if utterance.cancelled or self._closed:
                         break
                     started_at = self._begin(utterance, cue=True)
-                    # A cue queues behind the cushion: written over it, the reshuffle cue
-                    # reached the speaker changed past recognition (tests/test_sound_cues.py).
+                    # A cue queues behind the cushion: written over it, the reshuffle cue was
+                    # not found in the speaker's recording from the moment it was said
+                    # (tests/test_sound_cues.py; why is not settled).
                     first = False
                     if not self._player.write(sound, lambda: utterance.cancelled or self._closed):
                         break
