@@ -147,7 +147,6 @@ class Playback(Rendering):
     def _play(self, utterance: Utterance) -> None:
         started_at: float | None = None
         leading = True
-        first = True  # nothing of this message handed over yet: only the idle cushion is queued
         cue = utterance.cue
         held: list[bytes] = []  # silent chunks kept until sound follows: no trailing silence
         self._player.new_utterance()
@@ -158,10 +157,6 @@ class Playback(Rendering):
                     if utterance.cancelled or self._closed:
                         break
                     started_at = self._begin(utterance, cue=True)
-                    # A cue queues behind the cushion: written over it, the reshuffle cue was
-                    # not found in the speaker's recording from the moment it was said
-                    # (tests/test_sound_cues.py; why is not settled).
-                    first = False
                     if not self._player.write(sound, lambda: utterance.cancelled or self._closed):
                         break
                     continue
@@ -187,6 +182,7 @@ class Playback(Rendering):
                 if chunk is None:
                     self._player.keep_alive()
                     continue
+                over = False
                 if leading:
                     chunk = trim_leading_silence(chunk)
                     if not chunk:
@@ -194,14 +190,16 @@ class Playback(Rendering):
                     leading = False
                     with self._cond:
                         self._spoken.append(" ".join(utterance.message.text.split()))
+                    if not utterance.cue:
+                        # Only the idle cushion is queued: the words may replace it. A cue
+                        # queues behind it: written over it, the reshuffle cue was not found in
+                        # the speaker's recording from the moment it was said
+                        # (tests/test_sound_cues.py; why is not settled).
+                        chunk = self._opening(utterance, chunk)
+                        over = len(chunk) >= self._opening_bytes()
                 elif is_silent(chunk):
                     held.append(chunk)
                     continue
-                over = False
-                if first:
-                    first = False
-                    chunk = self._opening(utterance, chunk)
-                    over = len(chunk) >= self._opening_bytes()
                 if started_at is None:
                     started_at = self._begin(utterance, cue=False)
                 if held:

@@ -260,11 +260,17 @@ class PulseOutputStream:
         monitor connects) reports nothing queued, and there, in a probe, the server counted half
         a second written at the play position as 0.13 s: the end of the message, timed by that
         count, would have come too early."""
+        latency = None if self._flushed else self._latency()
+        return latency is not None and latency >= _PLAYING_MIN_US / 1e6
+
+    def _latency(self) -> float | None:
+        """What the server and the sink still hold, in seconds, or ``None`` while libpulse
+        does not know (must hold the lock, with the stream open)."""
         usec, negative = ctypes.c_uint64(0), ctypes.c_int(0)
-        if self._flushed or self._lib.pa_stream_get_latency(
+        if self._lib.pa_stream_get_latency(
                 self._stream, ctypes.byref(usec), ctypes.byref(negative)) < 0:
-            return False
-        return not negative.value and usec.value >= _PLAYING_MIN_US
+            return None
+        return 0.0 if negative.value else usec.value / 1e6
 
     def flush(self) -> None:
         """Drop everything written and not yet played (a stop). Until the next write nothing is
@@ -289,15 +295,14 @@ class PulseOutputStream:
         the server answers the timing request that write sent (a few milliseconds here); rather
         than guess from the free space meanwhile, it waits up to :data:`_TIMING_WAIT_S` for that
         answer."""
-        usec, negative = ctypes.c_uint64(0), ctypes.c_int(0)
         deadline = time.monotonic() + _TIMING_WAIT_S
         while self._mainloop is not None:
             with self._lock:
                 if self._stream is None or self._flushed:
                     return 0.0
-                if self._lib.pa_stream_get_latency(
-                        self._stream, ctypes.byref(usec), ctypes.byref(negative)) >= 0:
-                    return 0.0 if negative.value else usec.value / 1e6
+                latency = self._latency()
+                if latency is not None:
+                    return latency
                 if time.monotonic() >= deadline:
                     free = self._lib.pa_stream_writable_size(self._stream)
                     if free == _WRITABLE_FAILED:
