@@ -192,9 +192,8 @@ class Playback(Rendering):
                         self._spoken.append(" ".join(utterance.message.text.split()))
                     if not utterance.cue:
                         # Only the idle cushion is queued: the words may replace it. A cue
-                        # queues behind it: written over it, the reshuffle cue was not found in
-                        # the speaker's recording from the moment it was said
-                        # (tests/test_sound_cues.py; why is not settled).
+                        # queues behind it: written over it, it reached the speaker whole but
+                        # made the answer to "turn" no sooner (docs/latency.md).
                         chunk = self._opening(utterance, chunk)
                         over = len(chunk) >= self._opening_bytes()
                 elif is_silent(chunk):
