@@ -157,7 +157,10 @@ class Playback(Rendering):
                     if utterance.cancelled or self._closed:
                         break
                     started_at = self._begin(utterance, cue=True)
-                    if not self._player.write(sound, lambda: utterance.cancelled or self._closed):
+                    # Only the idle cushion is queued (the message's first write): the cue
+                    # replaces it, as the words of a message without a cue do below.
+                    if not self._player.write(sound, lambda: utterance.cancelled or self._closed,
+                                              over_cushion=len(sound) >= self._opening_bytes()):
                         break
                     continue
                 chunk: bytes | None
@@ -191,9 +194,8 @@ class Playback(Rendering):
                     with self._cond:
                         self._spoken.append(" ".join(utterance.message.text.split()))
                     if not utterance.cue:
-                        # Only the idle cushion is queued: the words may replace it. A cue
-                        # queues behind it: written over it, it reached the speaker whole but
-                        # made the answer to "turn" no sooner (docs/latency.md).
+                        # Only the idle cushion is queued: the words may replace it (after a
+                        # cue they follow it).
                         chunk = self._opening(utterance, chunk)
                         over = len(chunk) >= self._opening_bytes()
                 elif is_silent(chunk):
