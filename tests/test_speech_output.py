@@ -23,7 +23,9 @@ from speaker_tap import SpeakerTap
 
 from voice_rang.messages import Message, Priority
 from voice_rang.speech import SpeechOutput, SpeechUnavailable, TextOutput
+from voice_rang.speech.cues import cue_pcm
 from voice_rang.speech.playback import OPENING_S
+from voice_rang.speech.player import Player
 
 pytestmark = pytest.mark.audio
 
@@ -110,6 +112,35 @@ def test_a_message_after_silence_is_written_over_the_idle_cushion_and_reaches_th
     """Its first sound replaces the cushion of silence queued while idle instead of waiting
     behind it (docs/latency.md), and carries at least ``OPENING_S`` of sound, so it has as much
     ahead of the play position as before; the rest follows it in order."""
+    player, writes = spied_writes(speech, monkeypatch)
+    said = time.monotonic()
+    speech.say(Message("Hearts on clubs, a miss. Reveal three of five thousand."))
+    assert speech.wait_until_done(timeout=10)
+    assert writes[0][1] and not any(over for _, over in writes[1:])
+    assert writes[0][0] >= 2 * int(player.source_rate * OPENING_S)
+    span = tap.sound_span(said, activity.ends[-1] + 0.3)
+    assert span is not None, "nothing reached the speaker"
+    assert tap.rms(span[0], span[1]) > LOUD
+
+
+def test_a_cued_message_after_silence_writes_its_cue_over_the_idle_cushion_and_its_words_behind_it(
+    speech: SpeechOutput, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With sounds on, most answers open with a cue: the cue is the first sound, so it is what
+    replaces the cushion (the benchmark's answer to "turn" is one); the words queue after it."""
+    player, writes = spied_writes(speech, monkeypatch)
+    speech.say(Message("Hearts on clubs.", cue="miss you"))
+    assert speech.wait_until_done(timeout=10)
+    cue = cue_pcm("miss you", player.source_rate)
+    assert writes[0][1] and writes[0][0] >= len(cue)  # the cue, and the gap before its words
+    assert len(writes) > 1 and not any(over for _, over in writes[1:])
+
+
+def spied_writes(
+    speech: SpeechOutput, monkeypatch: pytest.MonkeyPatch
+) -> tuple[Player, list[tuple[int, bool]]]:
+    """The speaker's player, and each write to it from now on: its length in bytes and whether
+    it was written over the idle cushion."""
     player = speech._player
     assert player is not None and player.direct
     writes: list[tuple[int, bool]] = []
@@ -120,14 +151,7 @@ def test_a_message_after_silence_is_written_over_the_idle_cushion_and_reaches_th
         return write(pcm, should_stop, over_cushion=over_cushion)
 
     monkeypatch.setattr(player, "write", spy)
-    said = time.monotonic()
-    speech.say(Message("Hearts on clubs, a miss. Reveal three of five thousand."))
-    assert speech.wait_until_done(timeout=10)
-    assert writes[0][1] and not any(over for _, over in writes[1:])
-    assert writes[0][0] >= 2 * int(player.source_rate * OPENING_S)
-    span = tap.sound_span(said, activity.ends[-1] + 0.3)
-    assert span is not None, "nothing reached the speaker"
-    assert tap.rms(span[0], span[1]) > LOUD
+    return player, writes
 
 
 def test_speech_goes_through_portaudio_where_no_sound_server_is_found(
