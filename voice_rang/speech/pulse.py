@@ -41,7 +41,7 @@ SERVER_BUFFER_MS = 300
 of the play thread measured under load (195 ms)."""
 _REQUEST_MS = 10
 _PREBUFFER_MS = 20
-_PLAYING_MIN_US = 5000
+_PLAYING_MIN_S = 0.005
 """What the server must still hold for a write at the play position (:meth:`PulseOutputStream._playing`)."""
 _TIMING_WAIT_S = 0.2
 """How long :meth:`PulseOutputStream.queued_seconds` waits for the server's timing answer."""
@@ -261,7 +261,7 @@ class PulseOutputStream:
         a second written at the play position as 0.13 s: the end of the message, timed by that
         count, would have come too early."""
         latency = None if self._flushed else self._latency()
-        return latency is not None and latency >= _PLAYING_MIN_US / 1e6
+        return latency is not None and latency >= _PLAYING_MIN_S
 
     def _latency(self) -> float | None:
         """What the server and the sink still hold, in seconds, or ``None`` while libpulse

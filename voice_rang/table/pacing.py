@@ -26,6 +26,10 @@ LISTENER_BEHIND_S = 5.0
 gap's audio (:attr:`Pacing.heard_quiet_until`): a starved listener is waited for, a stuck one not.
 Under two CPU hogs a listener decoding speech ran a median 2.7 s behind the microphone a second
 after the words (7 s at worst); in silence, 10 ms."""
+_RECHECK_S = 0.05
+"""How soon a card held back (narration still playing, the quiet gap not yet heard, the quit
+question open) is looked at again: the loop sleeps until :attr:`Pacing.due`, so a due time of now
+would spin it."""
 
 
 class Pacing:
@@ -57,18 +61,17 @@ class Pacing:
             return
         if self._confirming_quit:
             # "Quit the game?" is open: a card turned now would bury the question, and the yes
-            # meant for it would follow "Your turn". The card comes a beat after the answer (and
-            # the clock is not asked again sooner than the narration's 50 ms, even at beat 0).
-            self.due = max(self.due, now + max(self.beat, 0.05))
+            # meant for it would follow "Your turn". The card comes a beat after the answer.
+            self.due = max(self.due, now + max(self.beat, _RECHECK_S))
             return
         if now < self.due:
             return
         if busy:
-            self.due = now + 0.05
+            self.due = now + _RECHECK_S
             return
         gap = self.quiet_gap if any(self.auto) else 0.0
         if self._spoke_at is not None and gap and self._gap_unheard(self._spoke_at + gap, now):
-            self.due = max(self._spoke_at + gap, now + 0.05)
+            self.due = max(self._spoke_at + gap, now + _RECHECK_S)
             return
         self.due = None
         self._reveal()
