@@ -6,7 +6,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from voice_rang.listen.command_head import HeadScores
-from voice_rang.listen.decision import Rule, decide
+from voice_rang.listen.decision import Rule, decide, said_again
 from voice_rang.listen.personal import PersonalMatch
 from voice_rang.listen.results import Recognition
 
@@ -142,3 +142,34 @@ def test_over_sound_the_takes_alone_act_only_on_a_command_the_head_gives_its_flo
     if result.personal:
         assert result.command == "turn"
         assert snr_db >= rule.personal_quiet_db or scores.of("turn") >= rule.personal_min_head
+
+
+commands = st.sampled_from([None, "turn", "stop", "help"])
+answers = st.builds(
+    lambda command, reason, snr: Recognition(command, "[turn]", reason in ("unsure", "doubt"), 1.0,
+                                             "command" if command else reason, 600.0, command, snr),
+    commands, st.sampled_from(["not a command", "unsure", "too noisy", "doubt", "part of longer talk",
+                               "too short"]), st.floats(0.0, 60.0))
+leans = st.tuples(commands, st.floats(0.0, 1.0))
+
+
+@given(now=answers, lean=leans, before=answers, lean_before=leans)
+def test_a_command_said_again_is_acted_on_only_in_a_quiet_room_and_only_when_both_leaned_to_it(
+        now: Recognition, lean: tuple[str | None, float], before: Recognition,
+        lean_before: tuple[str | None, float]) -> None:
+    rule = Rule()
+    result = said_again(now, lean, (before, lean_before), rule)
+    if now.command is not None or now.reason == "doubt":
+        assert result == now  # acted on already, or a question about two commands already
+    elif result.command is not None:
+        assert result.command == lean[0] == lean_before[0]
+        assert min(lean[1], lean_before[1]) >= rule.again_min
+        assert min(now.snr_db, before.snr_db) >= rule.personal_quiet_db
+        assert before.command is None
+    elif result != now:
+        assert result.unsure and result.guess == lean[0] == lean_before[0]
+
+
+def test_nothing_heard_before_leaves_the_answer_as_it_was() -> None:
+    said = heard()
+    assert said_again(said, ("turn", 0.9), None, Rule()) == said

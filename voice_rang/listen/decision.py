@@ -22,7 +22,10 @@ if TYPE_CHECKING:
     from .personal import PersonalMatch
     from .transcriber import Verdict
 
-__all__ = ["Rule", "decide", "hear_again", "settle", "siblings"]
+__all__ = ["Lean", "Rule", "decide", "hear_again", "said_again", "settle", "siblings"]
+
+Lean = tuple[str | None, float]
+"""The head's likeliest command valid now and its probability (``None`` when none is valid)."""
 
 _PASS_THROUGH = frozenset({"too short", "too long", "part of longer talk", "silence"})
 """What the grammar side decides alone: duration sanity and "a command is said on its own"."""
@@ -82,6 +85,12 @@ class Rule:
     """At or above this SNR the room is quiet, as the takes were made, and they decide alone: a
     voice the head all but fails to hear (a child, atypical speech) is what the takes are for.
     The music that matched takes stood 13-19 dB over its own floor."""
+    again_min: float = 0.15
+    """A command said again (:func:`said_again`): how likely the head must find it in both
+    utterances. Above 1: never."""
+    again_within_ms: float = 8000.0
+    """And at most this much silence between them (the game said nothing in between: its speech
+    makes the listener forget what it heard before)."""
     use_head: bool = True
     """``False``: the grammar decoders alone (the release before the head, for comparison)."""
     second_ear: bool = False
@@ -204,3 +213,44 @@ def settle(result: Recognition, verdict: Verdict, allowed: frozenset[str] | None
     if within < -rule.ear_within or lead < rule.ear_lead:
         return result
     return replace(result, command=command, unsure=False, reason="command", guess=command)
+
+
+def said_again(result: Recognition, lean: Lean, earlier: tuple[Recognition, Lean] | None,
+               rule: Rule) -> Recognition:
+    """:func:`decide`'s answer, or more, when the player says again what the game did not act on.
+
+    A player who is not answered says the command again. Two utterances in a row that the head
+    leans to the same command (each at least ``again_min``), neither acted on, asked about as
+    two different commands, or ruled out by duration or "said on its own", are two hearings of
+    one command: in a quiet room (both at least ``personal_quiet_db``) the game acts on it; in a
+    noisy one it asks "Did you say …?", never acts, since there a miss can lean to another
+    command and the same voice in the same noise leans the same way twice. ``earlier``: the
+    answer to the utterance just before and its lean, or ``None`` (none within
+    ``again_within_ms``, or the game spoke since).
+
+    >>> said = Recognition(None, "[turn]", False, 1.0, "not a command", 500.0, snr_db=40.0)
+    >>> said_again(said, ("turn", 0.3), (said, ("turn", 0.25)), Rule()).command
+    'turn'
+    >>> noisy = replace(said, snr_db=12.0)
+    >>> asked = said_again(noisy, ("turn", 0.3), (said, ("turn", 0.25)), Rule())
+    >>> asked.command, asked.unsure, asked.guess
+    (None, True, 'turn')
+    >>> said_again(said, ("turn", 0.3), (said, ("stop", 0.4)), Rule()).command is None
+    True
+    """
+    command, p = lean
+    if earlier is None or command is None or result.command is not None or result.reason in _LEFT_ALONE:
+        return result
+    before, (was, p_was) = earlier
+    if before.command is not None or before.reason in _LEFT_ALONE or was != command \
+            or min(p, p_was) < rule.again_min:
+        return result
+    if min(result.snr_db, before.snr_db) >= rule.personal_quiet_db:
+        return replace(result, command=command, unsure=False, reason="command", guess=command, confidence=p)
+    return replace(result, command=None, unsure=True, reason="unsure", guess=command, confidence=p)
+
+
+_LEFT_ALONE = _SETTLED | {"doubt"}
+"""Answers :func:`said_again` leaves as they are: acted on, ruled out whatever was said (by
+duration, by "said on its own", or as a command that cannot be done now), and a question about
+two different commands, which the game already asks."""

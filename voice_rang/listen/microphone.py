@@ -227,7 +227,7 @@ class VoiceListener:
                 for event in endpointer.process(frame, recognizer.completion):
                     if event.kind == "start":
                         recognizer.start(self.allowed() if self.allowed else None,
-                                         after_talk=continues_talk(event.gap_ms, previous))
+                                         after_talk=continues_talk(event.gap_ms, previous), gap_ms=event.gap_ms)
                         recognizer.feed(event.audio)
                         in_utterance = True
                         if self.on_speech_start is not None:

@@ -25,7 +25,7 @@ import numpy as np
 
 from ..commands import CommandSet
 from .command_head import FRONT_MOONSHINE, HEARS_SUPPRESSED, CommandHead, HeadScores
-from .decision import Rule, decide, hear_again, settle
+from .decision import Lean, Rule, decide, hear_again, said_again, settle
 from .embedding import EmbeddingStream, SpeechEmbedding
 from .front import moonshine_features
 from .moonshine import MoonshineModel, shared_encoder
@@ -69,6 +69,11 @@ class NeuralRecognizer:
         self._last_chunk = 0
         self._prepared: tuple[int, np.ndarray | Future[np.ndarray]] | None = None
         self._allowed: frozenset[str] | None = None
+        self._before: tuple[Recognition, Lean] | None = None
+        """The answer to the last utterance and the head's lean on it, for a command said again
+        (:func:`.decision.said_again`); ``None`` after talk too long to decode or the game's speech."""
+        self._earlier: tuple[Recognition, Lean] | None = None
+        """``_before`` when the utterance now in progress began soon enough after it."""
         self._lock = threading.Lock()
         self._pcm = bytearray()
         self.transcriber: Transcriber | None = None
@@ -92,6 +97,7 @@ class NeuralRecognizer:
     def reset_stream(self) -> None:
         self.grammar.reset_stream()
         self._restart()
+        self._before = None
         self.last = []
         self.verdicts = []
         self.audio = []
@@ -105,8 +111,10 @@ class NeuralRecognizer:
         self._drop_prepared()
         self._pcm = bytearray()
 
-    def start(self, allowed: Iterable[str] | None = None, *, after_talk: bool = False) -> None:
+    def start(self, allowed: Iterable[str] | None = None, *, after_talk: bool = False,
+              gap_ms: float = math.inf) -> None:
         self._allowed = None if allowed is None else frozenset(allowed)
+        self._earlier = self._before if gap_ms <= self.rule.again_within_ms else None
         self.grammar.start(allowed, after_talk=after_talk)
         self._restart()
 
@@ -147,8 +155,11 @@ class NeuralRecognizer:
         return self.grammar.completion()
 
     def abort(self) -> None:
+        """Drop the utterance in progress (the game spoke over it, or it was talk too long to
+        decode), and with it what was heard before: what comes next is not said again."""
         self.grammar.abort()
         self._restart()
+        self._before = self._earlier = None
 
     def finish(self, snr_db: float = math.inf) -> Recognition:
         began = time.perf_counter()
@@ -182,6 +193,9 @@ class NeuralRecognizer:
         if self.transcriber is not None and hear_again(result, self.rule):
             verdict = self.transcriber.hear(audio, self.candidates(heard, scores))
             result = settle(result, verdict, self._allowed, self.rule)
+        lean = scores.best(self._allowed)[:2]
+        result = said_again(result, lean, self._earlier, self.rule)
+        self._before, self._earlier = (result, lean), None
         self.verdicts.append(verdict)
         ms = heard.ms + 1000.0 * (time.perf_counter() - began)
         return Recognition(result.command, result.heard, result.unsure, ms, result.reason,

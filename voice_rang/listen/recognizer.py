@@ -215,11 +215,14 @@ class Recognizer:
 
     # ----- streaming --------------------------------------------------------------------------
 
-    def start(self, allowed: Iterable[str] | None = None, *, after_talk: bool = False) -> None:
+    def start(self, allowed: Iterable[str] | None = None, *, after_talk: bool = False,
+              gap_ms: float = math.inf) -> None:
         """Begin an utterance, listening only for ``allowed`` command ids (all when ``None``).
 
         ``after_talk``: speech began right after other speech (a short pause inside a sentence);
         it is decoded but never taken as a command, because a command is said on its own.
+        ``gap_ms`` (the silence before it) is the neural rule's (a command said again); the
+        grammar decoders judge each utterance alone.
         """
         self.abort()
         self._after_talk = after_talk
@@ -398,7 +401,8 @@ def decode_pcm(recognizer: StreamingRecognizer, pcm: bytes, *, allowed: Iterable
     for frame in frames(pcm, frame_bytes):
         for event in endpointer.process(frame, recognizer.completion):
             if event.kind == "start":
-                recognizer.start(allowed_set, after_talk=continues_talk(event.gap_ms, previous))
+                recognizer.start(allowed_set, after_talk=continues_talk(event.gap_ms, previous),
+                                 gap_ms=event.gap_ms)
                 recognizer.feed(event.audio)
             elif event.kind == "audio":
                 recognizer.feed(event.audio)
@@ -408,6 +412,7 @@ def decode_pcm(recognizer: StreamingRecognizer, pcm: bytes, *, allowed: Iterable
             elif event.kind == "abandon":
                 recognizer.feed(event.audio)
                 result = recognizer.finish()
+                recognizer.abort()  # long talk: nothing to say again
                 previous = None
                 yield Recognition(None, result.heard, False, result.ms, "too long",
                                   result.speech_ms, result.guess, warp=result.warp,

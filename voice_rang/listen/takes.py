@@ -26,8 +26,9 @@ class TakeRecorder:
     def reset_stream(self) -> None:
         self._audio = []
 
-    def start(self, allowed: Iterable[str] | None = None, *, after_talk: bool = False) -> None:
-        del allowed, after_talk
+    def start(self, allowed: Iterable[str] | None = None, *, after_talk: bool = False,
+              gap_ms: float = math.inf) -> None:
+        del allowed, after_talk, gap_ms
         self._audio = []
 
     def feed(self, pcm: bytes) -> None:
