@@ -154,22 +154,30 @@ leans = st.tuples(commands, st.floats(0.0, 1.0))
 
 
 @given(now=answers, lean=leans, before=answers, lean_before=leans)
-def test_a_command_said_again_is_acted_on_only_in_a_quiet_room_and_only_when_both_leaned_to_it(
+def test_a_command_said_again_is_acted_on_only_after_silence_in_a_quiet_room_and_when_both_leaned_to_it(
         now: Recognition, lean: tuple[str | None, float], before: Recognition,
         lean_before: tuple[str | None, float]) -> None:
-    rule = Rule()
+    rule = Rule(again_min=0.15)
     result = said_again(now, lean, (before, lean_before), rule)
     if now.command is not None or now.reason == "doubt":
         assert result == now  # acted on already, or a question about two commands already
-    elif result.command is not None:
-        assert result.command == lean[0] == lean_before[0]
-        assert min(lean[1], lean_before[1]) >= rule.again_min
+    if result == now:
+        return
+    assert before.command is None and not before.unsure  # the first was met with silence
+    assert lean[0] is not None and result.guess == lean[0] == lean_before[0]
+    assert min(lean[1], lean_before[1]) >= rule.again_min
+    if result.command is not None:
+        assert result.command == lean[0]
         assert min(now.snr_db, before.snr_db) >= rule.personal_quiet_db
-        assert before.command is None
-    elif result != now:
-        assert result.unsure and result.guess == lean[0] == lean_before[0]
+    else:
+        assert result.unsure
 
 
 def test_nothing_heard_before_leaves_the_answer_as_it_was() -> None:
     said = heard()
-    assert said_again(said, ("turn", 0.9), None, Rule()) == said
+    assert said_again(said, ("turn", 0.9), None, Rule(again_min=0.15)) == said
+
+
+def test_by_default_a_command_said_again_is_judged_as_if_said_once() -> None:
+    said = heard()
+    assert said_again(said, ("turn", 0.9), (said, ("turn", 0.9)), Rule()) == said

@@ -12,9 +12,10 @@ from voice_rang.listen.decision import Rule
 from voice_rang.listen.neural import NeuralRecognizer
 from voice_rang.listen.recognizer import decode_pcm
 
-DEAF_HEAD = Rule(accept=1.01, ask=1.01, grammar_trust=False, grammar_rescue=False)
-"""A rule that acts on no single utterance: the head never reaches ``accept`` and the grammar
-decoders' sure command does not stand alone, so only a command said again can be acted on."""
+DEAF_HEAD = Rule(accept=1.01, ask=1.01, grammar_trust=False, grammar_rescue=False, again_min=0.15)
+"""A rule that acts on no single utterance (the head never reaches ``accept`` and the grammar
+decoders' sure command does not stand alone) and counts a command said again (off by default),
+so only a command said again can be acted on."""
 
 
 @functools.cache
