@@ -88,7 +88,7 @@ class Rule:
     again_min: float = 2.0
     """A command said again (:func:`said_again`): how likely the head must find it in both
     utterances; above 1, as by default, never. Off: on pairs of the training voices' takes its
-    best setting (0.15) answered 2 more of 396 commands said twice and took 4 more near words said
+    best setting (0.15) answered 2 more of 396 commands said twice and took 3 more near words said
     twice, short of what it had to gain to be kept (docs/voice-experiments.md, *A command said
     again*), so it is measured (``benchmarks/bench_again.py``), not used."""
     again_within_ms: float = 8000.0
