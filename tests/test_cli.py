@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 
@@ -28,3 +29,39 @@ def test_a_game_that_needs_no_network_or_models_starts_without_loading_them(argv
 
 def test_the_host_command_still_gets_its_network_stack() -> None:
     assert "aiohttp" in modules_loaded_by("host", "--text")
+
+
+def voice_rang(*argv: str, columns: int = 80) -> subprocess.CompletedProcess[str]:
+    """The front door in a fresh process, as a terminal ``columns`` wide would run it."""
+    return subprocess.run([sys.executable, "-c", "import sys; from voice_rang.cli import main; sys.exit(main())",
+                           *argv], capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "COLUMNS": str(columns)})
+
+
+@pytest.mark.parametrize(("argv", "line"), [
+    (("play", "--bogus"), "voice-rang play: unrecognized arguments: --bogus (see voice-rang play --help)"),
+    (("recognize", "--bogus", "x.wav"),
+     "voice-rang recognize: unrecognized arguments: --bogus (see voice-rang recognize --help)"),
+    (("--text", "play"), "voice-rang play: --text goes after 'play': voice-rang play --text"),
+])
+def test_a_word_the_command_does_not_know_points_to_that_commands_help(argv: tuple[str, ...], line: str) -> None:
+    result = voice_rang(*argv)
+    assert result.returncode == 2
+    assert len(result.stderr.splitlines()) == 1 and result.stderr.startswith(line)
+
+
+def test_no_command_at_all_is_one_line_naming_the_commands() -> None:
+    result = voice_rang()
+    assert result.returncode == 2 and result.stdout == ""
+    assert len(result.stderr.splitlines()) == 1
+    assert "voice-rang play" in result.stderr and "recognize" in result.stderr
+
+
+@pytest.mark.parametrize("command", ["play", "recognize", "enroll"])
+def test_help_gives_each_option_its_meaning_on_one_line_in_a_narrow_terminal(command: str) -> None:
+    result = voice_rang(command, "--help", columns=40)
+    options = result.stdout.split("options:", 1)[1].splitlines()[1:]
+    assert options and all(line.startswith("  -") for line in options if line.strip())
+    assert all(len(line.split("  ")) > 1 for line in options if line.strip())  # a name and its meaning
+    top = voice_rang("--help", columns=40).stdout
+    assert "    recognize  Decode WAV recordings" in top

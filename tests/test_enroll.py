@@ -67,6 +67,39 @@ def test_importing_from_a_folder_that_is_not_there_is_one_line(tmp_path: Path, d
     assert os.environ["XDG_DATA_HOME"] == str(data_home)
 
 
+def test_importing_from_a_folder_with_no_wav_files_says_how_to_name_them(
+        tmp_path: Path, data_home: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "takes").mkdir()
+    (tmp_path / "takes" / "turn.mp3").write_bytes(b"not a wav")
+    assert main(["enroll", "--text", "--import", str(tmp_path / "takes")]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "found no .wav files" in err[0] and "turn__1.wav" in err[0]
+
+
+def test_forget_with_anything_else_is_refused_in_one_line_and_deletes_nothing(
+        tmp_path: Path, data_home: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    kept = voice_dir() / "turn__take0.wav"
+    kept.parent.mkdir(parents=True)
+    _wav(kept, synthesize("turn", "rms"))
+    for extra in (["--import", str(tmp_path)], ["--only", "turn"]):
+        assert main(["enroll", "--text", "--forget", *extra]) == 2
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and "--forget" in err[0] and "goes alone" in err[0]
+    assert kept.exists()
+
+
+def test_only_limits_an_import_to_the_commands_it_names(tmp_path: Path, data_home: Path,
+                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    source = tmp_path / "takes"
+    source.mkdir()
+    for n, voice in enumerate(("kal16", "rms", "awb")):
+        _wav(source / f"turn__{n}.wav", synthesize("turn", voice))
+        _wav(source / f"stop__{n}.wav", synthesize("stop", voice))
+    assert main(["enroll", "--text", "--only", "stop", "--import", str(source)]) == 0
+    assert "Took 3 takes of 1 commands" in capsys.readouterr().out
+    assert sorted(path.name.split("__")[0] for path in voice_dir().glob("*.wav")) == ["stop"] * 3
+
+
 def test_templates_handed_back_from_another_process_match_as_the_takes_did() -> None:
     takes = {"turn": [np.frombuffer(synthesize("turn", v), dtype="<i2") for v in ("kal16", "rms")],
              "help": [np.frombuffer(synthesize("help", v), dtype="<i2") for v in ("kal16", "rms")]}

@@ -486,6 +486,15 @@ def test_recognize_json_prints_one_object_per_file(tmp_path: Path,
     assert all(isinstance(line["ms"], float) for line in lines)
 
 
+def test_recognize_says_in_words_that_a_silent_file_held_no_command(tmp_path: Path,
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    silent = write_wav(tmp_path / "silent.wav", bytes(32000))
+    unknown = main(["recognize", "--only", "fly", str(silent)])
+    assert unknown == 2 and "the command ids are turn, " in capsys.readouterr().err
+    assert main(["recognize", str(silent)]) == 0
+    assert capsys.readouterr().out.startswith(f"{silent}: no command (heard nothing, silence, ")
+
+
 def test_recognize_gives_one_line_for_a_bad_file_and_fails(tmp_path: Path,
                                                            capsys: pytest.CaptureFixture[str]
                                                            ) -> None:

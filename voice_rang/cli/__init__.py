@@ -10,7 +10,7 @@ import argparse
 import importlib
 import sys
 from collections.abc import Sequence
-from typing import NoReturn
+from typing import Any, NoReturn
 
 __all__ = ["OneLineParser", "UsageError", "main"]
 
@@ -33,8 +33,28 @@ class UsageError(Exception):
     """Bad input from the person at the command line: said in one line, exit code 2."""
 
 
+class _OneLineHelp(argparse.HelpFormatter):
+    """Help with each option and its meaning on one line, however narrow the terminal: a screen
+    reader reads line by line, and a sentence wrapped onto the next line is heard in halves."""
+
+    def __init__(self, prog: str) -> None:
+        super().__init__(prog, max_help_position=40, width=100_000)
+
+    def add_argument(self, action: argparse.Action) -> None:
+        super().add_argument(action)
+        if action.help is not argparse.SUPPRESS:  # sub-commands are indented once more than
+            for sub in self._iter_indented_subactions(action):  # argparse measures them
+                length = len(self._format_action_invocation(sub)) + self._current_indent
+                self._action_max_length = max(self._action_max_length, length)
+
+
 class OneLineParser(argparse.ArgumentParser):
-    """An argparse parser whose errors are one line, not a usage block."""
+    """An argparse parser whose errors are one line, not a usage block, and whose help gives each
+    option one line."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", _OneLineHelp)
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> NoReturn:
         self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
@@ -56,16 +76,33 @@ def build_parser(argv: Sequence[str] = ()) -> OneLineParser:
         if name == chosen:
             module = importlib.import_module(f"voice_rang.cli.{name}")
             module.add_arguments(command)
-            command.set_defaults(run=module.run)
+            command.set_defaults(run=module.run, parser=command)
     return parser
+
+
+def _parse(parser: OneLineParser, words: list[str]) -> argparse.Namespace:
+    """``words`` parsed; a word nobody knows is said by the sub-command it came with, so the line
+    points to that command's help (which lists its options), and an option of the sub-command
+    given before it is told where it goes."""
+    args, extra = parser.parse_known_args(words)
+    if not extra:
+        return args
+    command: OneLineParser | None = getattr(args, "parser", None)
+    if command is None:
+        parser.error(f"unrecognized arguments: {' '.join(extra)}")
+    known = [word for word in extra if word.split("=", 1)[0] in command._option_string_actions]
+    if known:
+        command.error(f"{known[0]} goes after {args.command!r}: voice-rang {args.command} {known[0]} …")
+    command.error(f"unrecognized arguments: {' '.join(extra)}")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     words = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser(words)
-    args = parser.parse_args(words)
+    args = _parse(parser, words)
     if not getattr(args, "run", None):
-        parser.print_help()
+        print(f"voice-rang: say what to do, for example voice-rang play; the commands are "
+              f"{', '.join(SUBCOMMANDS)} (see voice-rang --help)", file=sys.stderr)
         return 2
     if args.command in AUDIO_COMMANDS:
         from ..speech.stderr_filter import filter_native_stderr

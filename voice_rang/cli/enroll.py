@@ -78,6 +78,18 @@ class _Session:
         return self.commands.spoken()[command][0]
 
 
+def _wanted(session: _Session) -> list[str]:
+    """The commands to take: all that are spoken, or those ``--only`` names."""
+    wanted = list(session.commands.spoken())
+    if session.args.only:
+        chosen = {part.strip() for part in session.args.only.split(",") if part.strip()}
+        unknown = sorted(chosen - set(wanted))
+        if unknown:
+            raise UsageError(f"unknown command id {unknown[0]!r} in --only; the command ids are {', '.join(wanted)}")
+        wanted = [c for c in wanted if c in chosen]
+    return wanted
+
+
 def _forget(session: _Session, directory: Path) -> int:
     takes = sorted(directory.glob("*.wav")) if directory.is_dir() else []
     for path in takes:
@@ -92,7 +104,11 @@ def _import(session: _Session, source: Path, directory: Path) -> int:
 
     if not source.is_dir():
         raise UsageError(f"--import needs a folder of WAV files; {source} is not one")
+    if not any(source.glob("*.wav")):
+        raise UsageError(f"--import found no .wav files in {source}: name each take after its command, "
+                         "like turn__1.wav or auto-reveal_on__2.wav")
     known = set(session.commands.spoken())
+    wanted = set(_wanted(session))
     grouped: dict[str, list[tuple[Path, np.ndarray]]] = {}
     status = 0
     for path in sorted(source.glob("*.wav")):
@@ -100,6 +116,8 @@ def _import(session: _Session, source: Path, directory: Path) -> int:
         if command is None:
             session.say("import_unknown", file=path.name)
             status = 1
+            continue
+        if command not in wanted:  # a take of a command --only leaves out
             continue
         try:
             pcm = read_wav_16k(path)
@@ -140,13 +158,7 @@ def _record(session: _Session, directory: Path) -> int:
     from ..listen.personal import check_takes
     from ..listen.takes import TakeRecorder
 
-    wanted = list(session.commands.spoken())
-    if session.args.only:
-        chosen = {part.strip() for part in session.args.only.split(",") if part.strip()}
-        unknown = sorted(chosen - set(wanted))
-        if unknown:
-            raise UsageError(f"unknown command id {unknown[0]!r} in --only")
-        wanted = [c for c in wanted if c in chosen]
+    wanted = _wanted(session)
     speech = open_speech(session.args, session.outputs, session.narrator)
     recorder = TakeRecorder()
     events: queue.Queue[Any] = queue.Queue()
@@ -244,6 +256,8 @@ def _next(events: queue.Queue[Any]) -> tuple[str, Any]:
 def run(args: argparse.Namespace) -> int:
     from ..listen.personal import voice_dir
 
+    if args.forget and (args.import_dir or args.only):
+        raise UsageError("--forget deletes every take, so it goes alone: forget first, then record or --import")
     session = _Session(args)
     directory = voice_dir()
     if args.forget:

@@ -47,7 +47,8 @@ def run(args: argparse.Namespace) -> int:
         allowed = {part.strip() for part in args.only.split(",") if part.strip()}
         unknown = sorted(allowed - set(commands.phrases))
         if unknown:
-            raise UsageError(f"unknown command id {unknown[0]!r} in --only")
+            raise UsageError(f"unknown command id {unknown[0]!r} in --only; the command ids are "
+                             f"{', '.join(commands.phrases)}")
     try:
         with models_usable():
             recognizer = live_recognizer(commands, language=args.language, personal=not args.no_personal)
@@ -75,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
                               "confidence": round(result.confidence, 3), "personal": result.personal}),
                   flush=True)
         else:
-            answer = result.command or ("unsure" if result.unsure else "-")
-            print(f"{name}: {answer} (heard {result.heard or 'nothing'!r}, {result.reason}, "
-                  f"{result.ms:.0f} ms)", flush=True)
+            answer = result.command or ("unsure" if result.unsure else "no command")
+            heard = f"heard {result.heard!r}" if result.heard else "heard nothing"
+            print(f"{name}: {answer} ({heard}, {result.reason}, {result.ms:.0f} ms)", flush=True)
     return status
