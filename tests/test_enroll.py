@@ -25,6 +25,16 @@ def _wav(path: Path, pcm: bytes) -> None:
         out.writeframes(b"\0\0" * 4000 + pcm + b"\0\0" * 4000)
 
 
+def three_takes_each(source: Path, *phrases: str) -> Path:
+    """A folder of takes to import: each phrase said by three flite voices, named by its command."""
+    source.mkdir()
+    for n, voice in enumerate(("kal16", "rms", "awb")):
+        for phrase in phrases:
+            _wav(source / f"{phrase.replace(' ', '_').replace('auto_reveal', 'auto-reveal')}__{n}.wav",
+                 synthesize(phrase, voice))
+    return source
+
+
 @pytest.fixture
 def data_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
@@ -33,11 +43,7 @@ def data_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 def test_imported_takes_are_checked_kept_used_and_forgotten(tmp_path: Path, data_home: Path,
                                                             capsys: pytest.CaptureFixture[str]) -> None:
-    source = tmp_path / "takes"
-    source.mkdir()
-    for n, voice in enumerate(("kal16", "rms", "awb")):
-        _wav(source / f"turn__{n}.wav", synthesize("turn", voice))
-        _wav(source / f"auto-reveal_on__{n}.wav", synthesize("auto reveal on", voice))
+    source = three_takes_each(tmp_path / "takes", "turn", "auto reveal on")
     quiet = (np.frombuffer(synthesize("help", "rms"), dtype="<i2") // 100).astype("<i2").tobytes()
     _wav(source / "help__quiet.wav", quiet)
     _wav(source / "hello.wav", synthesize("hello", "rms"))
@@ -90,11 +96,7 @@ def test_forget_with_anything_else_is_refused_in_one_line_and_deletes_nothing(
 
 def test_only_limits_an_import_to_the_commands_it_names(tmp_path: Path, data_home: Path,
                                                         capsys: pytest.CaptureFixture[str]) -> None:
-    source = tmp_path / "takes"
-    source.mkdir()
-    for n, voice in enumerate(("kal16", "rms", "awb")):
-        _wav(source / f"turn__{n}.wav", synthesize("turn", voice))
-        _wav(source / f"stop__{n}.wav", synthesize("stop", voice))
+    source = three_takes_each(tmp_path / "takes", "turn", "stop")
     assert main(["enroll", "--text", "--only", "stop", "--import", str(source)]) == 0
     assert "Took 3 takes of 1 commands" in capsys.readouterr().out
     assert sorted(path.name.split("__")[0] for path in voice_dir().glob("*.wav")) == ["stop"] * 3
