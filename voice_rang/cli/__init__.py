@@ -12,7 +12,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
-__all__ = ["OneLineParser", "UsageError", "main"]
+__all__ = ["OneLineParser", "UsageError", "chosen_commands", "main"]
 
 AUDIO_COMMANDS = frozenset({"play", "host", "join", "demo", "doctor", "enroll"})
 """Sub-commands that open sound devices, whose C libraries write to stderr on their own."""
@@ -31,6 +31,20 @@ SUBCOMMANDS = {
 
 class UsageError(Exception):
     """Bad input from the person at the command line: said in one line, exit code 2."""
+
+
+def chosen_commands(only: str, ids: Sequence[str]) -> set[str]:
+    """The command ids an ``--only A,B`` option names, each one of ``ids``; a :class:`UsageError`
+    naming the first that is not, and listing the ones there are.
+
+    >>> sorted(chosen_commands("turn, stop", ["turn", "stop", "help"]))
+    ['stop', 'turn']
+    """
+    chosen = {part.strip() for part in only.split(",") if part.strip()}
+    unknown = sorted(chosen - set(ids))
+    if unknown:
+        raise UsageError(f"unknown command id {unknown[0]!r} in --only; the command ids are {', '.join(ids)}")
+    return chosen
 
 
 class _OneLineHelp(argparse.HelpFormatter):

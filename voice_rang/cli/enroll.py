@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from . import UsageError
+from . import UsageError, chosen_commands
 from .models import models_usable
 from .play import add_output_arguments, check_output_arguments, open_speech
 
@@ -82,10 +82,7 @@ def _wanted(session: _Session) -> list[str]:
     """The commands to take: all that are spoken, or those ``--only`` names."""
     wanted = list(session.commands.spoken())
     if session.args.only:
-        chosen = {part.strip() for part in session.args.only.split(",") if part.strip()}
-        unknown = sorted(chosen - set(wanted))
-        if unknown:
-            raise UsageError(f"unknown command id {unknown[0]!r} in --only; the command ids are {', '.join(wanted)}")
+        chosen = chosen_commands(session.args.only, wanted)
         wanted = [c for c in wanted if c in chosen]
     return wanted
 
@@ -104,14 +101,15 @@ def _import(session: _Session, source: Path, directory: Path) -> int:
 
     if not source.is_dir():
         raise UsageError(f"--import needs a folder of WAV files; {source} is not one")
-    if not any(source.glob("*.wav")):
+    files = sorted(source.glob("*.wav"))
+    if not files:
         raise UsageError(f"--import found no .wav files in {source}: name each take after its command, "
                          "like turn__1.wav or auto-reveal_on__2.wav")
     known = set(session.commands.spoken())
     wanted = set(_wanted(session))
     grouped: dict[str, list[tuple[Path, np.ndarray]]] = {}
     status = 0
-    for path in sorted(source.glob("*.wav")):
+    for path in files:
         command = command_of_file(path.name, known)
         if command is None:
             session.say("import_unknown", file=path.name)

@@ -14,7 +14,7 @@ import json
 import math
 import sys
 
-from . import UsageError
+from . import UsageError, chosen_commands
 from .models import models_usable
 
 __all__ = ["add_arguments", "run"]
@@ -42,13 +42,7 @@ def run(args: argparse.Namespace) -> int:
         commands = CommandSet.load(args.language)
     except PromptsError as error:
         raise UsageError(str(error)) from None
-    allowed = None
-    if args.only:
-        allowed = {part.strip() for part in args.only.split(",") if part.strip()}
-        unknown = sorted(allowed - set(commands.phrases))
-        if unknown:
-            raise UsageError(f"unknown command id {unknown[0]!r} in --only; the command ids are "
-                             f"{', '.join(commands.phrases)}")
+    allowed = chosen_commands(args.only, list(commands.phrases)) if args.only else None
     try:
         with models_usable():
             recognizer = live_recognizer(commands, language=args.language, personal=not args.no_personal)
