@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -76,6 +77,46 @@ def test_piped_input_that_ends_before_the_game_says_so_and_exits_one() -> None:
     result = play("--text", "--beat", "0", stdin="turn\n")
     assert result.returncode == 1
     assert result.stdout.splitlines()[-1].startswith("Input ended before the game did")
+
+
+def test_input_that_ends_mid_game_names_the_command_that_goes_on_and_that_command_does(
+        tmp_path: Path) -> None:
+    env = {**TEXT_ENV, "XDG_STATE_HOME": str(tmp_path)}
+    log = tmp_path / "my game.jsonl"
+    first = subprocess.run([VOICE_RANG, "play", "--text", "--no-listen", "--beat", "0", "--seed", "5",
+                            "--lang", "en", "--log", str(log)], input="turn\nturn\n",
+                           capture_output=True, text=True, timeout=120, env=env)
+    assert first.returncode == 1
+    last = first.stdout.splitlines()[-1]
+    match = re.fullmatch(r"Input ended before the game did: stopping at reveal (\d+) of 5,000\. "
+                         r"The game is saved: (voice-rang play --resume .*) goes on from here\.", last)
+    assert match, last
+    command = match.group(2)
+    assert command == f"voice-rang play --resume --text --log '{log}'"
+    words = shlex.split(command)
+    second = subprocess.run([VOICE_RANG, *words[1:], "--no-listen", "--beat", "0"], input="status\n",
+                            capture_output=True, text=True, timeout=120, env=env)
+    assert second.stdout.splitlines()[0].startswith(f"Resumed game 1 at reveal {match.group(1)}: your turn")
+    assert f"Reveal {match.group(1)} of 5,000." in second.stdout
+
+
+def test_ctrl_c_mid_game_says_in_one_line_where_it_stopped_and_how_to_go_on(tmp_path: Path) -> None:
+    env = {**TEXT_ENV, "XDG_STATE_HOME": str(tmp_path)}
+    child = pexpect.spawn(VOICE_RANG, ["play", "--text", "--no-listen", "--beat", "0", "--seed", "21"],
+                          env=env, encoding="utf-8", timeout=30, dimensions=(40, 200))
+    try:
+        child.expect("Your turn: say turn, or press space.")
+        child.send(" ")
+        child.expect(r"Reveal 1 of 5,000\.")
+        child.expect("Your turn")
+        child.sendintr()
+        child.expect(pexpect.EOF)
+    finally:
+        child.close()
+    assert child.exitstatus == 130
+    stopped = [line for line in (child.before or "").splitlines() if line.startswith("Stopped")]
+    assert stopped == ["Stopped at reveal 2 of 5,000. The game is saved: voice-rang play --resume --text "
+                       "goes on from here."]
 
 
 def test_explicit_deck_is_dealt_in_the_given_order() -> None:

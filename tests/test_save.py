@@ -126,6 +126,27 @@ def test_a_disk_that_refuses_the_save_is_told_once_and_play_goes_on(tmp_path: Pa
         keeper(game)
         game.reveal()
     assert len(errors) == 1
+    assert keeper.resume_command() is None
+
+
+def test_the_keeper_names_the_resume_command_only_while_its_save_stands(tmp_path: Path) -> None:
+    path = tmp_path / "play.json"
+    keeper = Keeper(path, command="voice-rang play --resume")
+    game = keeper.deal(Random(4), kinds=KINDS)
+    assert keeper.resume_command() is None  # dealt, not yet saved
+    keeper(game)
+    assert keeper.resume_command() == "voice-rang play --resume"
+    while not game.is_over:
+        game.reveal()
+        keeper(game)
+    assert keeper.resume_command() is None and not path.exists()
+
+
+def test_a_keeper_going_on_with_a_save_names_it_before_it_saves_again(tmp_path: Path) -> None:
+    saved, _ = played(5)
+    keeper = Keeper(tmp_path / "play.json", command="voice-rang play --resume")
+    keeper.go_on(saved)
+    assert keeper.resume_command() == "voice-rang play --resume"
 
 
 def resume(tmp_path: Path) -> subprocess.CompletedProcess[str]:

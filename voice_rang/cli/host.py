@@ -23,7 +23,7 @@ from ..net.protocol import Turn
 from ..net.resume import HostTable, host_record, read_host_save
 from ..net.server import HostServer
 from ..table import SeatKind, Table
-from ..table.loop import Inbox, run_table
+from ..table.loop import Inbox
 from ..table.save import SavedGame
 from . import UsageError
 from .play import (
@@ -132,7 +132,8 @@ def run(args: argparse.Namespace) -> int:
                                number=number, deck=tuple(deck) if deck is not None else None)
 
         table = Table(narrator, new_game, device.outputs, kinds=kinds, beat=args.beat,
-                      interactive=sys.stdin.isatty() or device.listen, log=bridge.record, save=keeper)
+                      interactive=sys.stdin.isatty() or device.listen, log=bridge.record, save=keeper,
+                      resume_command=keeper.resume_command)
         words = {key: str(value) for key, value in narrator.prompts.messages.get("web", {}).items()}
         words["lang"] = args.lang
         server = HostServer(args.seats, code, bridge.hooks(), send_to_table=inbox.put, cap=args.cap,
@@ -165,4 +166,4 @@ def run(args: argparse.Namespace) -> int:
         else:
             table.resume(game)
             bridge.sync()
-        return run_table(table, inbox, on_barge_in=device.outputs.stop, start=False)
+        return device.serve(table, inbox, keeper, narrator, start=False)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 import queue
+import shlex
 import sys
 import threading
 import time
@@ -217,12 +218,12 @@ def run(args: argparse.Namespace) -> int:
         # a hands-free player may have started the game with no terminal at all.
         table = Table(narrator, new_game, device.outputs, kinds=kinds, beat=args.beat,
                       interactive=sys.stdin.isatty() or device.listen, log=device.log, save=keeper,
-                      can_sound=device.speech is not None)
+                      resume_command=keeper.resume_command, can_sound=device.speech is not None)
         if saved is not None:
             game, rng = keeper.go_on(saved)
             table.resume(game)
         device.start_inputs(args, commands, inbox, narrator, table)
-        return run_table(table, inbox, on_barge_in=device.outputs.stop)
+        return device.serve(table, inbox, keeper, narrator)
 
 
 @dataclass
@@ -244,7 +245,22 @@ class Device:
         return Keeper(path, log=os.path.abspath(args.log) if args.log else None,
                       log_size=self.log.tell if self.log is not None else None, table=table,
                       on_error=lambda error: self.outputs.say(narrator.say(
-                          "save", "not_saved", path=path, detail=error.strerror or str(error))))
+                          "save", "not_saved", path=path, detail=error.strerror or str(error))),
+                      command=resume_command(name, args))
+
+    def serve(self, table: Table, inbox: queue.Queue[Inbox], keeper: Keeper, narrator: Narrator,
+              *, start: bool = True) -> int:
+        """Serve the table until it finishes (:func:`run_table`). Ctrl-C while the game is
+        saved stops with one line on stderr: at which reveal, and what goes on from there."""
+        try:
+            return run_table(table, inbox, on_barge_in=self.outputs.stop, start=start)
+        except KeyboardInterrupt:
+            command = keeper.resume_command()
+            if command is None or table.game is None:
+                raise
+            line = narrator.say("answer", "interrupted_saved", n=table.game.reveals, command=command)
+            print(line.text, file=sys.stderr)
+            return 130
 
     def start_inputs(self, args: argparse.Namespace, commands: CommandSet, inbox: queue.Queue[Inbox],
                      narrator: Narrator, table: Listening) -> None:
@@ -267,6 +283,25 @@ def open_device(args: argparse.Namespace, narrator: Narrator,
         yield Device(stack, outputs, log, speech, listen)
         if outputs.speech is not None:
             outputs.speech.wait_until_done(10.0)  # let the last words ("Goodbye.") be heard
+
+
+def resume_command(name: str, args: argparse.Namespace) -> str:
+    """The command line that goes on with the save of ``name`` (``play``, ``host``), keeping the
+    options that say how this player plays: text only, the language, the log.
+
+    >>> resume_command("play", argparse.Namespace(text=True, lang="bn", log=None))
+    'voice-rang play --resume --text --lang bn'
+    >>> resume_command("host", argparse.Namespace(text=False, lang="en", log="my game.jsonl"))
+    "voice-rang host --resume --log 'my game.jsonl'"
+    """
+    words = ["voice-rang", name, "--resume"]
+    if getattr(args, "text", False):
+        words.append("--text")
+    if args.lang != "en":
+        words += ["--lang", args.lang]
+    if args.log:
+        words += ["--log", shlex.quote(args.log)]
+    return " ".join(words)
 
 
 def load_saved_game(args: argparse.Namespace, name: str = "play",

@@ -29,9 +29,9 @@ from ..prompts import Prompts, load_prompts
 
 __all__ = ["NUMBER_EVERY", "VERBOSITIES", "Narrator", "SeatView", "Verbosity"]
 
-VERBATIM_FIELDS = frozenset({"address", "path", "file", "directory"})
-"""Fields that are typed back or copied (a web address, a file name): kept exactly as they are,
-never put into a language's own digits."""
+VERBATIM_FIELDS = frozenset({"address", "path", "file", "directory", "command"})
+"""Fields that are typed back or copied (a web address, a file name, a command line): kept
+exactly as they are, never put into a language's own digits."""
 _VERBATIM_START, _VERBATIM_END = "\x02", "\x03"
 
 Verbosity = Literal["brief", "normal", "full"]

@@ -278,19 +278,30 @@ class Keeper:
     ``log``/``log_size``: the log's path and how many bytes it holds now, saved beside the
     reveal so a resumed game's log is cut back to exactly this reveal. ``table``: what the
     table keeps beside the game, asked for at every save (:attr:`SavedGame.table`).
+    ``command``: what the player types to go on with this save (``voice-rang play --resume``),
+    told to a player who stops before the game ends.
     """
 
     def __init__(self, path: Path, *, log: str | None = None,
                  log_size: Callable[[], int] | None = None,
                  on_error: Callable[[OSError], None] | None = None,
-                 table: Callable[[], dict[str, Any]] | None = None) -> None:
+                 table: Callable[[], dict[str, Any]] | None = None,
+                 command: str | None = None) -> None:
         self.path = path
         self.recipe: SavedGame | None = None
         self._log = log
         self._log_size = log_size
         self._table = table
         self._on_error = on_error
+        self._command = command
         self._failed = False
+        self._holds_game = False
+
+    def resume_command(self) -> str | None:
+        """What goes on with the game where it stopped, while this keeper's save of it stands:
+        ``None`` before its first save, once the game is over, or once the disk refused (the
+        save on disk is then older than the game, and the player was told so)."""
+        return self._command if self._holds_game and not self._failed else None
 
     def deal(self, rng: Random, *, kinds: tuple[str, ...], cap: int = DEFAULT_CAP,
              number: int = 0, deck: tuple[Card, ...] | None = None) -> Game:
@@ -301,6 +312,7 @@ class Keeper:
     def go_on(self, saved: SavedGame) -> tuple[Game, Random]:
         """Take up a saved game: the game and its generator, and this keeper saves it on."""
         self.recipe = replace(saved, reveals=0, log=None, log_offset=None)
+        self._holds_game = True  # the save it was read from stands until the next one replaces it
         return saved.restore()
 
     def __call__(self, game: Game) -> None:
@@ -308,6 +320,7 @@ class Keeper:
             return
         try:
             if game.is_over:
+                self._holds_game = False
                 remove_save(self.path)
                 return
             size = self._log_size() if self._log_size is not None else None
@@ -315,6 +328,7 @@ class Keeper:
             if self._table is not None:
                 saved = replace(saved, table=self._table())
             write_save(self.path, saved)
+            self._holds_game = True
         except OSError as error:
             self._failed = True
             if self._on_error is not None:

@@ -66,6 +66,7 @@ class Table(ListenerAnswers, Pacing):
         log: EventLog | None = None,
         clock: Callable[[], float] = time.monotonic,
         save: Callable[[Game], None] | None = None,
+        resume_command: Callable[[], str | None] | None = None,
         can_sound: bool = False,
     ) -> None:
         self.narrator = narrator
@@ -89,6 +90,9 @@ class Table(ListenerAnswers, Pacing):
         self._save = save
         """Called with the game after the deal and after every reveal, once the log has it
         (``voice_rang.table.save``): a game killed at any moment resumes where it stopped."""
+        self._resume_command = resume_command
+        """What the player types to go on with the saved game (``None``: nothing is saved), told
+        when the table stops before the game ends."""
         self.clock = clock
         self.game: Game | None = None
         self.game_number = -1
@@ -169,8 +173,7 @@ class Table(ListenerAnswers, Pacing):
             return
         self.due = None
         if self.inputs_closed and self.kinds[seat] == "person":
-            self._answer("answer", "input_ended", n=self.game.reveals)
-            self._finish(1)
+            self._stop_for_ended_input()
             return
         if self.kinds[seat] == "remote":
             # Their own device prompts them; here it is only news.
@@ -231,11 +234,20 @@ class Table(ListenerAnswers, Pacing):
             self._finish(0)
         elif self._confirming_quit:
             # Nobody is left to answer the question, and the cards wait for its answer.
-            assert self.game is not None
-            self._answer("answer", "input_ended", n=self.game.reveals)
-            self._finish(1)
+            self._stop_for_ended_input()
         elif self.due is None:
             self._turn_begins()
+
+    def _stop_for_ended_input(self) -> None:
+        """Stop where a person must act and nobody is left to: at which reveal, and how to go
+        on from there when the game is saved."""
+        assert self.game is not None
+        command = self._resume_command() if self._resume_command is not None else None
+        if command is None:
+            self._answer("answer", "input_ended", n=self.game.reveals)
+        else:
+            self._answer("answer", "input_ended_saved", n=self.game.reveals, command=command)
+        self._finish(1)
 
     def valid_commands(self) -> set[str]:
         """Commands that can do something now: the voice listens only for these, since a
