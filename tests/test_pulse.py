@@ -15,6 +15,7 @@ from contextlib import nullcontext
 import pytest
 from audio_server import AudioServer
 
+from voice_rang.speech.player import _DIRECT_CUSHION_S, _MIN_WRITE_FRAMES
 from voice_rang.speech.portaudio import PULSE_LATENCY_MS, latency_override_off
 from voice_rang.speech.pulse import SERVER_BUFFER_MS, PulseOutputStream, PulseUnavailable
 
@@ -82,6 +83,38 @@ def test_sound_written_at_the_play_position_replaces_the_queued_silence_instead_
             assert 0.0 < queued < 1.0
         else:
             assert queued > 2.0
+    finally:
+        stream.close()
+
+
+def queued_frames(stream: PulseOutputStream) -> int:
+    return stream.buffer_frames - stream.get_write_available()
+
+
+def drains(stream: PulseOutputStream, timeout: float) -> bool:
+    """Whether what the stream holds is played within ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    while queued_frames(stream) > 0:
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.01)
+    return True
+
+
+def test_a_stream_that_ran_dry_plays_again_from_the_least_the_idle_cushion_is_left_at(
+        game_environment: None) -> None:
+    """The player tops its idle cushion up only once a few frames are missing; a stream that
+    ran dry (its play thread held up on a busy machine) must play again from there, or the
+    speaker is silent for good and given up as lost."""
+    least = int(RATE * _DIRECT_CUSHION_S) - _MIN_WRITE_FRAMES + 1
+    stream = PulseOutputStream(RATE, connecting=latency_override_off)
+    try:
+        stream.write(b"\0\0" * (RATE // 10))
+        assert drains(stream, timeout=10)  # a new stream on a null sink takes a moment to start
+        for _ in range(3):
+            time.sleep(0.1)  # dry
+            stream.write(b"\0\0" * least)
+            assert drains(stream, timeout=2), f"{queued_frames(stream)} frames held, never played"
     finally:
         stream.close()
 

@@ -281,7 +281,8 @@ def test_a_sound_server_that_restarts_mid_game_comes_back_for_voice_and_speech()
                 said = time.monotonic()
                 server.say_into_microphone(synthesize("turn"))
                 assert lines.wait_for("You: the ", timeout=10, after=said), lines.since(restarted)
-                assert speaker.first_sound_after(said, timeout=5) is not None, "no speech came back"
+                assert speaker.first_sound_after(said, timeout=5) is not None, (
+                    "no speech came back", lines.since(restarted))
             finally:
                 speaker.stop()
             after = lines.since(restarted)

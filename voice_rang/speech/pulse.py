@@ -40,7 +40,12 @@ SERVER_BUFFER_MS = 300
 """Sound the server holds ahead of the sink while speech plays: longer than the longest stall
 of the play thread measured under load (195 ms)."""
 _REQUEST_MS = 10
-_PREBUFFER_MS = 20
+_PREBUFFER_MS = 10
+"""What a stream that ran dry (its play thread held up) must hold again before the server plays
+it: well under the idle cushion the player keeps (20 ms, topped up only once 64 frames, 3 ms, are
+missing). At 20 ms, the cushion's own size, a stream that ran dry on a loaded machine could be
+topped up to a frame short of it and then never play again: the player saw its cushion full, the
+server waited for that frame, and four seconds later the speaker was given up as lost."""
 _PLAYING_MIN_S = 0.005
 """What the server must still hold for a write at the play position (:meth:`PulseOutputStream._playing`)."""
 _TIMING_WAIT_S = 0.2
