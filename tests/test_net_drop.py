@@ -5,11 +5,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import re
+import shlex
+import signal
 import threading
 from pathlib import Path
 
 import pytest
-from net_game import joined, start_guest, start_host
+from net_game import Process, env_for, joined, start_guest, start_host
 from rules_checker import check_file
 
 pytestmark = pytest.mark.slow
@@ -61,6 +64,37 @@ def test_a_killed_guest_is_played_by_the_computer_then_takes_its_seat_back_and_h
     missed_at = next(i for i, line in enumerate(back.lines) if line.startswith("While you were away"))
     assert not any(line.startswith("New game of Rang Milanti") for line in back.lines[:missed_at + 6])
     assert back.lines[-1] == "The host ended the table. Goodbye."
+
+
+def test_a_guest_stopped_with_ctrl_c_is_told_the_command_that_takes_its_seat_back_and_it_does(
+        tmp_path: Path) -> None:
+    host, port = start_host(tmp_path, 2, "--grace", "0.5", seed=13)
+    guest = start_guest(tmp_path, port, "ann", None)  # its input stays open: only Ctrl-C stops it
+    processes = [host, guest]
+    try:
+        host.wait_for(joined(1), "the guest joined")
+        host.write("start\n")
+        seat = int(guest.wait_line(r"Joined: you are guest (\d)").group(1))
+        host.wait_line(r"^Your turn")
+        host.write("turn\n")
+        guest.wait_line(r"^You turned|^Your turn")
+        guest.popen.send_signal(signal.SIGINT)
+        assert guest.finish() == 130
+        stopped = [line for line in guest.stderr().splitlines() if line.startswith("Stopped")]
+        assert len(stopped) == 1, stopped
+        match = re.fullmatch(r"Stopped at reveal \d+ of 5,000\. Your seat is kept while the game goes on: "
+                             r"(.*) takes it back\.", stopped[0])
+        assert match, stopped
+        assert match.group(1) == f"voice-rang join 127.0.0.1:{port} --name ann --text"
+        host.wait_line(rf"Guest {seat} \(ann\) lost the connection")
+        words = shlex.split(match.group(1))
+        back = Process([*words[1:], "--no-listen"], env_for(tmp_path / "ann-state"), "auto-reveal on\n")
+        processes.append(back)
+        back.wait_line(rf"Joined: you are guest {seat}, at a table of 2 seats\.")
+        host.wait_line(rf"Guest {seat} \(ann\) is back at the table\.")
+    finally:
+        for process in processes:
+            process.kill()
 
 
 class CuttableProxy:

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import argparse
 import queue
+import shlex
+import sys
 from typing import Any
 
 from ..commands import CommandSet
@@ -75,7 +77,35 @@ def run(args: argparse.Namespace) -> int:
         connect(token)
         device.stack.callback(lambda: connection[0].close())
         device.start_inputs(args, commands, inbox, narrator, session)
-        return _run_with_rejoin(session, inbox, connect, connection)
+        try:
+            return _run_with_rejoin(session, inbox, connect, connection)
+        except KeyboardInterrupt:
+            # A guest that drops keeps its seat (a computer turns its cards meanwhile), and its
+            # token, kept on this device, takes the seat back.
+            view = session.view
+            if not view.started or view.over or load_token(key) is None:
+                raise
+            line = narrator.say("net", "interrupted_guest", n=view.reveals, command=rejoin_command(args))
+            print(line.text, file=sys.stderr)
+            return 130
+
+
+def rejoin_command(args: argparse.Namespace) -> str:
+    """The command line that takes this guest's seat back: the address, and the name its seat
+    token is kept under, with how this player plays (text only, the language).
+
+    >>> rejoin_command(argparse.Namespace(address="192.168.1.20:8765", name="Ann Lee", text=True,
+    ...                                   lang="en"))
+    "voice-rang join 192.168.1.20:8765 --name 'Ann Lee' --text"
+    """
+    words = ["voice-rang", "join", shlex.quote(args.address)]
+    if args.name:
+        words += ["--name", shlex.quote(args.name)]
+    if args.text:
+        words.append("--text")
+    if args.lang != "en":
+        words += ["--lang", args.lang]
+    return " ".join(words)
 
 
 class _Rejoin:
