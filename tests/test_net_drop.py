@@ -22,6 +22,17 @@ def reveals(log: Path) -> list[dict[str, object]]:
     return [event for event in map(json.loads, log.read_text().splitlines()) if event["event"] == "reveal"]
 
 
+def deal_and_turn(host: Process, guests: int, guest: Process) -> int:
+    """Once ``guests`` guests have joined, deal and turn the host's first card; the seat ``guest``
+    took."""
+    host.wait_for(joined(guests), f"{guests} guests joined")
+    host.write("start\n")
+    seat = int(guest.wait_line(r"Joined: you are guest (\d)").group(1))
+    host.wait_line(r"^Your turn")
+    host.write("turn\n")
+    return seat
+
+
 def test_a_killed_guest_is_played_by_the_computer_then_takes_its_seat_back_and_hears_what_it_missed(
         tmp_path: Path) -> None:
     host, port = start_host(tmp_path, 3, "--grace", "0.5", seed=13)
@@ -29,11 +40,7 @@ def test_a_killed_guest_is_played_by_the_computer_then_takes_its_seat_back_and_h
     other = start_guest(tmp_path, port, "bo")
     processes = [host, first, other]
     try:
-        host.wait_for(joined(2), "two guests joined")
-        host.write("start\n")
-        seat = int(first.wait_line(r"Joined: you are guest (\d)").group(1))
-        host.wait_line(r"^Your turn")
-        host.write("turn\n")
+        seat = deal_and_turn(host, 2, first)
         first.wait_line(r"^You turned")  # auto-reveal on for the guest: its card turned by itself
         first.kill()
         host.wait_line(rf"Guest {seat} \(ann\) lost the connection")
@@ -72,11 +79,7 @@ def test_a_guest_stopped_with_ctrl_c_is_told_the_command_that_takes_its_seat_bac
     guest = start_guest(tmp_path, port, "ann", None)  # its input stays open: only Ctrl-C stops it
     processes = [host, guest]
     try:
-        host.wait_for(joined(1), "the guest joined")
-        host.write("start\n")
-        seat = int(guest.wait_line(r"Joined: you are guest (\d)").group(1))
-        host.wait_line(r"^Your turn")
-        host.write("turn\n")
+        seat = deal_and_turn(host, 1, guest)
         guest.wait_line(r"^You turned|^Your turn")
         guest.popen.send_signal(signal.SIGINT)
         assert guest.finish() == 130
