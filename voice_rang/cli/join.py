@@ -9,10 +9,10 @@ from __future__ import annotations
 import argparse
 import queue
 import shlex
-import sys
 from typing import Any
 
 from ..commands import CommandSet
+from ..messages import Message
 from ..narration import Narrator
 from ..net.client import AddressError, HostConnection, hello_for, parse_address
 from ..net.guest import GuestSession
@@ -20,7 +20,14 @@ from ..net.protocol import Problem
 from ..net.tokens import forget_token, load_token, save_token, seat_key
 from ..net.view import GuestView
 from . import UsageError
-from .play import add_input_arguments, add_output_arguments, check_output_arguments, open_device
+from .play import (
+    add_input_arguments,
+    add_output_arguments,
+    check_output_arguments,
+    open_device,
+    played_as,
+    until_ctrl_c,
+)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -77,17 +84,16 @@ def run(args: argparse.Namespace) -> int:
         connect(token)
         device.stack.callback(lambda: connection[0].close())
         device.start_inputs(args, commands, inbox, narrator, session)
-        try:
-            return _run_with_rejoin(session, inbox, connect, connection)
-        except KeyboardInterrupt:
+
+        def stopped() -> Message | None:
             # A guest that drops keeps its seat (a computer turns its cards meanwhile), and its
             # token, kept on this device, takes the seat back.
             view = session.view
             if not view.started or view.over or load_token(key) is None:
-                raise
-            line = narrator.say("net", "interrupted_guest", n=view.reveals, command=rejoin_command(args))
-            print(line.text, file=sys.stderr)
-            return 130
+                return None
+            return narrator.say("net", "interrupted_guest", n=view.reveals, command=rejoin_command(args))
+
+        return until_ctrl_c(lambda: _run_with_rejoin(session, inbox, connect, connection), stopped)
 
 
 def rejoin_command(args: argparse.Namespace) -> str:
@@ -101,11 +107,7 @@ def rejoin_command(args: argparse.Namespace) -> str:
     words = ["voice-rang", "join", shlex.quote(args.address)]
     if args.name:
         words += ["--name", shlex.quote(args.name)]
-    if args.text:
-        words.append("--text")
-    if args.lang != "en":
-        words += ["--lang", args.lang]
-    return " ".join(words)
+    return " ".join([*words, *played_as(args)])
 
 
 class _Rejoin:

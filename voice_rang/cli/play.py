@@ -21,6 +21,7 @@ from ..commands import CommandSet
 from ..engine import MAX_SEATS, MIN_SEATS, Card, DeckError, Game, parse_deck
 from ..engine.game import DEFAULT_CAP
 from ..keyboard import KeyReader, LineReader, terminal_keys
+from ..messages import Message
 from ..narration import VERBOSITIES, Narrator
 from ..prompts import PromptsError, load_prompts
 from ..table import SeatKind, Table
@@ -252,15 +253,15 @@ class Device:
               *, start: bool = True) -> int:
         """Serve the table until it finishes (:func:`run_table`). Ctrl-C while the game is
         saved stops with one line on stderr: at which reveal, and what goes on from there."""
-        try:
-            return run_table(table, inbox, on_barge_in=self.outputs.stop, start=start)
-        except KeyboardInterrupt:
+
+        def stopped() -> Message | None:
             command = keeper.resume_command()
             if command is None or table.game is None:
-                raise
-            line = narrator.say("answer", "interrupted_saved", n=table.game.reveals, command=command)
-            print(line.text, file=sys.stderr)
-            return 130
+                return None
+            return narrator.say("answer", "interrupted_saved", n=table.game.reveals, command=command)
+
+        return until_ctrl_c(lambda: run_table(table, inbox, on_barge_in=self.outputs.stop, start=start),
+                            stopped)
 
     def start_inputs(self, args: argparse.Namespace, commands: CommandSet, inbox: queue.Queue[Inbox],
                      narrator: Narrator, table: Listening) -> None:
@@ -285,6 +286,29 @@ def open_device(args: argparse.Namespace, narrator: Narrator,
             outputs.speech.wait_until_done(10.0)  # let the last words ("Goodbye.") be heard
 
 
+def until_ctrl_c(run: Callable[[], int], stopped: Callable[[], Message | None]) -> int:
+    """``run()``'s exit code. Ctrl-C during it prints ``stopped()`` (where the game stopped and
+    the command that goes on from there) on stderr and exits 130; with nothing to say
+    (``None``), it stops as any command does ("Stopped.")."""
+    try:
+        return run()
+    except KeyboardInterrupt:
+        line = stopped()
+        if line is None:
+            raise
+        print(line.text, file=sys.stderr)
+        return 130
+
+
+def played_as(args: argparse.Namespace) -> list[str]:
+    """The options that say how this player plays, for a command line told back to them: text
+    only, and the language."""
+    words = ["--text"] if getattr(args, "text", False) else []
+    if args.lang != "en":
+        words += ["--lang", args.lang]
+    return words
+
+
 def resume_command(name: str, args: argparse.Namespace) -> str:
     """The command line that goes on with the save of ``name`` (``play``, ``host``), keeping the
     options that say how this player plays: text only, the language, the log.
@@ -294,11 +318,7 @@ def resume_command(name: str, args: argparse.Namespace) -> str:
     >>> resume_command("host", argparse.Namespace(text=False, lang="en", log="my game.jsonl"))
     "voice-rang host --resume --log 'my game.jsonl'"
     """
-    words = ["voice-rang", name, "--resume"]
-    if getattr(args, "text", False):
-        words.append("--text")
-    if args.lang != "en":
-        words += ["--lang", args.lang]
+    words = ["voice-rang", name, "--resume", *played_as(args)]
     if args.log:
         words += ["--log", shlex.quote(args.log)]
     return " ".join(words)
