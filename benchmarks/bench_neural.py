@@ -300,6 +300,7 @@ def _init() -> None:
     if _state.get("second_ear", True):
         with contextlib.suppress(MoonshineUnavailable):  # score says so once; the column is left out
             _state["recognizer"].load_second_ear()
+    _state["recognizer"].keep_read = bool(_state.get("variants"))
     _state["personal"] = {}
     if _state.get("compare"):
         _state["other"] = CommandHead(_state["compare"])
@@ -416,6 +417,13 @@ def _decode(item: dict[str, Any]) -> dict[str, Any]:
                    for i, (h, s, m, _) in enumerate(said)]
     if said:  # kept apart from the rows (benchmarks/bench_heads.py weighs other heads on them)
         row["_features"] = np.stack([u for _, _, _, u in said]).astype(np.float16)
+    if recognizer.read:  # each utterance as other speakers might say it (benchmarks/bench_variants.py)
+        from voice_rang.listen.front import moonshine_features
+        from voice_rang.listen.variants import VARIANTS, variant
+
+        heard = [np.frombuffer(pcm, dtype="<i2") for pcm in recognizer.read]
+        row["_variants"] = {name: np.stack([moonshine_features(variant(pcm, name)) for pcm in heard]).astype(np.float16)
+                            for name in VARIANTS}
     row["ms"] = max((h.ms for h, _, _, _ in said), default=0.0)
     row["snr_db"] = max((h.snr_db for h, _, _, _ in said), default=None)
     return row
@@ -517,6 +525,12 @@ def features_path(scores: Path) -> Path:
     return scores.with_name(scores.stem.replace("scores-", "features-") + ".npz")
 
 
+def variants_path(scores: Path) -> Path:
+    """Where ``score --variants`` keeps each row's utterances as the head reads them changed
+    (``"row number|variant"`` -> ``(utterances, bins, values)``; :mod:`voice_rang.listen.variants`)."""
+    return scores.with_name(scores.stem.replace("scores-", "variants-") + ".npz")
+
+
 def heads_only(items: list[dict[str, Any]], other: str) -> list[str]:
     """Both heads alone on each whole file's embeddings (no endpointer, no grammar decoders): a
     quick comparison of two heads' weights on the same inputs, not the live path's figures."""
@@ -546,6 +560,10 @@ def decode_all(items: list[dict[str, Any]], workers: int, out: Path) -> list[dic
     out.parent.mkdir(parents=True, exist_ok=True)
     features = {str(n): row.pop("_features") for n, row in enumerate(rows) if "_features" in row}
     np.savez_compressed(features_path(out), **features)  # type: ignore[arg-type]
+    variants = {f"{n}|{name}": array for n, row in enumerate(rows)
+                for name, array in row.pop("_variants", {}).items()}
+    if variants:
+        np.savez_compressed(variants_path(out), **variants)  # type: ignore[arg-type]
     out.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
     return rows
 
@@ -562,6 +580,7 @@ def score(args: argparse.Namespace) -> int:
     _state["compare"] = args.compare_head
     _state["head"] = args.head
     _state["second_ear"] = not args.without_second_ear
+    _state["variants"] = args.variants
     tag = f"-{Path(args.head).parent.name}" if args.head else ""
     out = _out(args) / f"scores-{args.set}{'-enrolled' if args.only_enrolled else ''}{tag}.jsonl"
     if args.action == "table":  # the last run's rows again, tabled
@@ -685,6 +704,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="leave the second ear's columns out (quicker)")
     parser.add_argument("--heads-only", action="store_true",
                         help="with --compare-head: both heads alone on whole files (quick, not the live path)")
+    parser.add_argument("--variants", action="store_true",
+                        help="also keep each utterance's features changed as other speakers (bench_variants.py)")
     args = parser.parse_args(argv)
     return {"make": make, "radio": radio, "score": score, "table": score, "conflicts": conflicts,
             "ear": ear}[args.action](args)

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from voice_rang.listen.variants import resample, shift_formants
+
 RATE = 16000
 NOISES = ("white", "pink", "brown", "babble", "music")
 """The noises of the main training takes. ``radio`` (recorded music) is kept apart, so that adding
@@ -27,12 +29,6 @@ def trim(samples: np.ndarray) -> np.ndarray:
     if len(loud) == 0:
         return samples
     return samples[loud[0] * 160:(loud[-1] + 1) * 160]
-
-
-def resample(samples: np.ndarray, factor: float) -> np.ndarray:
-    """Play ``factor`` times faster (speed and pitch together, as a tape would)."""
-    count = max(1, int(len(samples) / factor))
-    return np.interp(np.arange(count) * factor, np.arange(len(samples)), samples).astype(np.float32)
 
 
 def room_response(rng: np.random.Generator, rt60: float) -> np.ndarray:
@@ -138,38 +134,6 @@ def frame(rng: np.random.Generator, speech: np.ndarray) -> np.ndarray:
     before = np.zeros(int(rng.uniform(0.15, 0.45) * RATE), dtype=np.float32)
     after = np.zeros(int(rng.uniform(0.1, 0.6) * RATE), dtype=np.float32)
     return np.concatenate([before, speech, after])
-
-
-def shift_formants(samples: np.ndarray, alpha: float) -> np.ndarray:
-    """The same voice with a vocal tract ``alpha`` times shorter (formants moved up by ``alpha``,
-    down when under 1), pitch and timing unchanged: a new speaker, as vocal tract length
-    perturbation makes one. Each 32 ms frame's spectral envelope (its cepstrum's first
-    coefficients) is warped along frequency while the harmonics (what is left) stay put; the
-    phase is kept, and frames are overlapped and added back."""
-    n_fft, hop = 512, 128
-    if len(samples) < n_fft:
-        return samples
-    window = np.hanning(n_fft + 1)[:-1].astype(np.float32)
-    padded = np.concatenate([np.zeros(n_fft), samples, np.zeros(n_fft)]).astype(np.float32)
-    count = (len(padded) - n_fft) // hop + 1
-    index = np.arange(n_fft)[None, :] + hop * np.arange(count)[:, None]
-    spectrum = np.fft.rfft(padded[index] * window, axis=1)
-    log_magnitude = np.log(np.abs(spectrum) + 1e-3)
-    cepstrum = np.fft.irfft(log_magnitude, n_fft, axis=1)
-    lifter = np.zeros(n_fft)
-    lifter[:30] = 1.0
-    lifter[-29:] = 1.0
-    envelope = np.fft.rfft(cepstrum * lifter, axis=1).real
-    bins = np.arange(envelope.shape[1], dtype=np.float64)
-    warped = np.stack([np.interp(bins / alpha, bins, row) for row in envelope])
-    shifted = np.exp(log_magnitude - envelope + warped) * np.exp(1j * np.angle(spectrum))
-    frames = np.fft.irfft(shifted, n_fft, axis=1) * window
-    out = np.zeros(len(padded))
-    norm = np.zeros(len(padded))
-    np.add.at(out, index, frames)
-    np.add.at(norm, index, np.broadcast_to(window ** 2, frames.shape))
-    out = out / np.maximum(norm, 1e-3)
-    return out[n_fft:n_fft + len(samples)].astype(np.float32)
 
 
 def new_speaker(rng: np.random.Generator, speech: np.ndarray) -> tuple[np.ndarray, str]:

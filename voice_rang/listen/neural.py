@@ -88,6 +88,10 @@ class NeuralRecognizer:
         self.audio: list[bytes] = []
         """Each utterance of :attr:`last` as the second ear hears it (PCM16; empty without a
         second ear), for benchmarks."""
+        self.keep_read = False
+        """Keep in :attr:`read` what the head read of each utterance (benchmarks)."""
+        self.read: list[bytes] = []
+        """Each utterance of :attr:`last` as the head read it (PCM16), when :attr:`keep_read`."""
 
     def load_second_ear(self) -> None:
         """Load Moonshine (about a second; its first use in a cache converts it, several);
@@ -101,6 +105,7 @@ class NeuralRecognizer:
         self.last = []
         self.verdicts = []
         self.audio = []
+        self.read = []
 
     def _restart(self) -> None:
         if self._stream is not None:
@@ -183,6 +188,8 @@ class NeuralRecognizer:
             utterance = moonshine_features(bytes(self._pcm[:2 * read]))
         else:
             utterance = self._stream.finish(leave_out=self._last_chunk)
+        if self.keep_read and self._stream is None:
+            self.read.append(bytes(self._pcm[:2 * read]))
         scores = self.head.scores(utterance)
         match = self.personal.match(utterance, self._allowed) if self.personal else None
         self.last.append((heard, scores, match, utterance))
