@@ -17,7 +17,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -65,10 +64,9 @@ def answer(result: Recognition) -> dict[str, Any]:
 def weigh(rows: list[dict[str, Any]], features: Any, variants: Any, root: Path) -> list[str]:
     """Add each candidate's answers to every row; the columns added."""
     head = CommandHead.released()
-    rule = replace(bench_neural.rules(head.accept, head.ask)["live rule (+ trust)"])
+    rule = bench_neural.rules(head.accept, head.ask)["live rule (+ trust)"]
     bench_neural._state["personal"] = {}
-    columns = ["live, replayed"]
-    columns += [name for name in CANDIDATES]
+    columns = ["live, replayed", *CANDIDATES]
     for number, row in enumerate(rows):
         said = row.get("said") or []
         if not said:
