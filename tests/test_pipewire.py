@@ -1,0 +1,131 @@
+"""The speaker on PipeWire's PulseAudio server, which most Linux desktops now run in place of
+PulseAudio: the game's own stream plays there, a stream that ran dry plays again, and a whole
+game speaks and goes on (``docs/speech.md``, *Failure*)."""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import numpy as np
+import pytest
+from pipewire_server import SINK, PipeWireServer, pipewire_available, start_pipewire
+
+from voice_rang.speech.player import _DIRECT_CUSHION_S, _MIN_WRITE_FRAMES
+from voice_rang.speech.portaudio import PULSE_LATENCY_MS, latency_override_off
+from voice_rang.speech.pulse import PulseOutputStream
+
+RATE = 22050
+
+
+@pytest.fixture(scope="module")
+def pipewire() -> Iterator[PipeWireServer]:
+    missing = pipewire_available()
+    if missing:
+        pytest.fail(f"the PipeWire tests need PipeWire: {missing}")
+    server = start_pipewire()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+class Monitor:
+    """What the speaker plays, recorded from its monitor at ``RATE``."""
+
+    def __init__(self, server: PipeWireServer, path: Path) -> None:
+        self.path = path
+        self._process = subprocess.Popen(
+            ["parec", "-d", f"{SINK}.monitor", "--rate", str(RATE), "--channels", "1", "--format", "s16le",
+             "--latency-msec", "20"], env=server.env, stdout=path.open("wb"))
+        deadline = time.monotonic() + 10
+        while path.stat().st_size == 0 and time.monotonic() < deadline:
+            time.sleep(0.05)
+
+    def stop(self) -> np.ndarray:
+        """The recording."""
+        self._process.send_signal(signal.SIGINT)
+        try:
+            self._process.wait(5)
+        except subprocess.TimeoutExpired:
+            self._process.kill()
+            self._process.wait(5)
+        return np.frombuffer(self.path.read_bytes(), dtype="<i2").astype(np.float64)
+
+
+def seconds_of_sound(audio: np.ndarray) -> float:
+    """How long the recording holds sound louder than a quiet voice, in 20 ms stretches."""
+    frames = audio[:len(audio) // 441 * 441].reshape(-1, 441)
+    return float((np.sqrt((frames ** 2).mean(axis=1)) > 300).sum() * 0.02)
+
+
+def test_on_pipewire_a_stream_that_ran_dry_plays_each_short_burst_written_after_it(
+        pipewire: PipeWireServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each burst is the least the idle cushion is ever left at, written after the stream ran dry:
+    on PulseAudio a prebuffer as large as the cushion held such bursts for ever."""
+    for name in ("PULSE_SERVER", "XDG_RUNTIME_DIR", "DBUS_SESSION_BUS_ADDRESS"):
+        monkeypatch.setenv(name, pipewire.env[name])
+    monkeypatch.setenv("PULSE_LATENCY_MSEC", PULSE_LATENCY_MS)
+    least = int(RATE * _DIRECT_CUSHION_S) - _MIN_WRITE_FRAMES + 1
+    burst = (np.sin(2 * np.pi * 1000 * np.arange(least) / RATE) * 12000).astype("<i2").tobytes()
+    monitor = Monitor(pipewire, tmp_path / "monitor.raw")
+    stream = PulseOutputStream(RATE, connecting=latency_override_off)
+    try:
+        stream.write(b"\0\0" * (RATE // 10))
+        time.sleep(1.0)
+        for _ in range(5):
+            time.sleep(0.4)  # dry
+            stream.write(burst)
+        deadline = time.monotonic() + 10
+        while stream.queued_seconds() > 0 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        time.sleep(0.5)
+    finally:
+        stream.close()
+        heard = monitor.stop()
+    played = float((heard ** 2).sum()) / (5 * float((np.frombuffer(burst, dtype="<i2").astype(np.float64) ** 2).sum()))
+    assert played > 0.9, f"{5 * played:.1f} of 5 bursts' sound played"
+
+
+def test_a_whole_game_speaks_on_pipewire_and_goes_on_after_each_line(
+        pipewire: PipeWireServer, tmp_path: Path) -> None:
+    """The computer seat waits for the narration to end: a game whose speech never ended there
+    would stall, and one whose speaker failed would say so and go on as text."""
+    monitor = Monitor(pipewire, tmp_path / "monitor.raw")
+    env = {**pipewire.env, "NO_COLOR": "1"}
+    game = subprocess.Popen([sys.executable, "-m", "voice_rang", "play", "--seed", "3", "--no-listen"],
+                            env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            text=True, bufsize=1)
+    assert game.stdin is not None and game.stdout is not None
+    lines: list[str] = []
+    deadline = time.monotonic() + 180  # speech on a busy machine plays slower than real time
+    stuck = threading.Timer(240, game.kill)  # a game that hangs without a line ends the read
+    stuck.start()
+    try:
+        while sum(line.startswith("Guest 1 turned") for line in lines) < 2 and time.monotonic() < deadline:
+            line = game.stdout.readline()
+            if not line:
+                break
+            lines.append(line.rstrip("\n"))
+            if line.startswith("Your turn"):
+                game.stdin.write("turn\n")
+                game.stdin.flush()
+        game.stdin.write("quit\nyes\n")
+        game.stdin.flush()
+        out, _ = game.communicate(timeout=60)
+        lines += out.splitlines()
+    finally:
+        stuck.cancel()
+        if game.poll() is None:
+            game.kill()
+            game.wait(5)
+        heard = monitor.stop()
+    said = "\n".join(lines)
+    assert not [line for line in lines if "speaker was lost" in line.lower() or "speech is off" in line.lower()], said
+    assert sum(line.startswith("Guest 1 turned") for line in lines) >= 2, said
+    assert seconds_of_sound(heard) > 5.0, f"{seconds_of_sound(heard):.1f} s of speech heard\n{said}"
