@@ -91,6 +91,12 @@ def weigh(rows: list[dict[str, Any]], features: Any, head: CommandHead, name: st
             row[f"{name}, personal"] = {"command": answer.command, "unsure": answer.unsure, "reason": answer.reason}
 
 
+def write_rows(path: Path, rows: list[dict[str, Any]]) -> None:
+    """Every row with each column's answer (not the utterances' decodings), one JSON line each."""
+    path.write_text("".join(json.dumps({k: v for k, v in r.items() if k != "said"}) + "\n" for r in rows),
+                    encoding="utf-8")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("heads", nargs="+", type=Path, help="command_head.npz files to weigh")
@@ -135,8 +141,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{name}: accept {head.accept:.2f}, ask {head.ask:.2f}", file=sys.stderr)
     print("\n".join(bench_neural.table(rows, columns)))
     if args.rows is not None:
-        args.rows.write_text("".join(json.dumps({k: v for k, v in r.items() if k != "said"}) + "\n" for r in rows),
-                             encoding="utf-8")
+        write_rows(args.rows, rows)
     return 0
 
 

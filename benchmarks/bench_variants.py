@@ -145,8 +145,7 @@ def main(argv: list[str] | None = None) -> int:
     print()
     print("\n".join(counts(rows, ["live rule (+ trust)", *columns])))
     if args.rows is not None:
-        args.rows.write_text("".join(json.dumps({k: v for k, v in r.items() if k != "said"}) + "\n" for r in rows),
-                             encoding="utf-8")
+        bench_heads.write_rows(args.rows, rows)
     return 0
 
 
