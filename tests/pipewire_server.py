@@ -18,6 +18,7 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import IO
 
 __all__ = ["PipeWireServer", "pipewire_available", "start_pipewire"]
 
@@ -38,10 +39,20 @@ class PipeWireServer:
     runtime: Path
     env: dict[str, str]
     processes: list[subprocess.Popen[bytes]] = field(default_factory=list)
+    logs: list[IO[bytes]] = field(default_factory=list)
 
     def pactl(self, *args: str, timeout: float = 5.0) -> subprocess.CompletedProcess[str]:
         return subprocess.run(["pactl", *args], env=self.env, capture_output=True, text=True, timeout=timeout,
                               check=False)
+
+    def log_tail(self) -> str:
+        """The last lines each program wrote, for a failure's message."""
+        tails = []
+        for log in self.logs:
+            log.flush()
+            lines = Path(log.name).read_text(errors="replace").splitlines()[-4:]
+            tails.append(f"{Path(log.name).name}: " + " | ".join(lines))
+        return "; ".join(tails)
 
     def stop(self) -> None:
         for process in reversed(self.processes):
@@ -53,6 +64,8 @@ class PipeWireServer:
             except subprocess.TimeoutExpired:
                 process.kill()
                 process.wait(5)
+        for log in self.logs:
+            log.close()
         shutil.rmtree(self.runtime, ignore_errors=True)
 
 
@@ -63,7 +76,7 @@ def _wait(server: PipeWireServer, ready: str, timeout: float) -> None:
     while time.monotonic() < deadline:
         dead = [p.args for p in server.processes if p.poll() is not None]
         if dead:
-            raise RuntimeError(f"PipeWire did not start: {dead[0]} exited")
+            raise RuntimeError(f"PipeWire did not start: {dead[0]} exited; {server.log_tail()}")
         answer = server.pactl("list", "short", "sinks")
         last = answer.stderr.strip() or answer.stdout.strip()
         if answer.returncode == 0 and (not ready or any(line.split("\t")[1:2] == [ready]
@@ -77,20 +90,23 @@ def start_pipewire(timeout: float = 30.0) -> PipeWireServer:
     """Start the four programs in a private runtime directory and make ``speaker`` the default."""
     runtime = Path(tempfile.mkdtemp(prefix="voice-rang-pipewire-"))
     runtime.chmod(0o700)
-    env = dict(os.environ)
-    for name in ("PULSE_SINK", "PULSE_SOURCE", "PIPEWIRE_REMOTE", "DISPLAY"):
-        env.pop(name, None)
-    env.update(XDG_RUNTIME_DIR=str(runtime), XDG_STATE_HOME=str(runtime / "state"),
-               XDG_CONFIG_HOME=str(runtime / "config"), PULSE_SERVER=f"unix:{runtime}/pulse/native")
-    bus = subprocess.run(["dbus-daemon", "--session", "--fork", "--print-address=1", "--print-pid=1"], env=env,
+    # Nothing of a PulseAudio server started before (the other tests' fixture sets PULSE_SERVER,
+    # PULSE_RUNTIME_PATH…): pipewire-pulse would make its socket where that server has its own.
+    daemons = {name: value for name, value in os.environ.items()
+               if not name.startswith(("PULSE_", "PIPEWIRE_")) and name != "DISPLAY"}
+    daemons.update(XDG_RUNTIME_DIR=str(runtime), XDG_STATE_HOME=str(runtime / "state"),
+                   XDG_CONFIG_HOME=str(runtime / "config"))
+    bus = subprocess.run(["dbus-daemon", "--session", "--fork", "--print-address=1", "--print-pid=1"], env=daemons,
                          capture_output=True, text=True, timeout=10, check=True).stdout.split()
-    env["DBUS_SESSION_BUS_ADDRESS"] = bus[0]
+    daemons["DBUS_SESSION_BUS_ADDRESS"] = bus[0]
+    env = {**daemons, "PULSE_SERVER": f"unix:{runtime}/pulse/native"}
     server = PipeWireServer(runtime, env)
     server.processes.append(_Forked(int(bus[1])))  # type: ignore[arg-type]
     try:
         for program in ("pipewire", "wireplumber", "pipewire-pulse"):
             log = (runtime / f"{program}.log").open("wb")
-            server.processes.append(subprocess.Popen([program], env=env, stdout=log, stderr=subprocess.STDOUT))
+            server.logs.append(log)
+            server.processes.append(subprocess.Popen([program], env=daemons, stdout=log, stderr=subprocess.STDOUT))
             time.sleep(0.3)
         _wait(server, "", timeout)
         loaded = server.pactl("load-module", "module-null-sink", f"sink_name={SINK}")
