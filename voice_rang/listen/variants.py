@@ -1,12 +1,14 @@
-"""The same utterance as other speakers might say it, for the command head to hear again when
-it is unsure.
+"""The same utterance as other speakers might say it: the changes the training recipe makes its
+speakers up with, and that a benchmark hears the head on again.
 
 Receives an utterance (16 kHz samples, any float or int dtype). Emits it changed as people differ:
 played a little faster or slower (pitch, pace and vocal tract together, :func:`resample`), or with
-a shorter or longer vocal tract alone (:func:`shift_formants`). The training recipe makes its
-made-up speakers with the same two functions (``scripts/augment.py``); :data:`VARIANTS` are the
-fixed changes the live path may average the head over (``Rule.variants``).
-"""
+a shorter or longer vocal tract alone (:func:`shift_formants`). ``scripts/augment.py`` makes the
+recipe's made-up speakers with these two functions; :data:`VARIANTS` are the fixed changes
+``benchmarks/bench_variants.py`` averages the head over where the live rule acted on nothing. The
+live path does not use them: averaged, they heard 1-3 more of 396 commands of the training
+voices' new takes (the tapes with a wrong command and a line of talk more;
+``docs/voice-experiments.md``)."""
 
 from __future__ import annotations
 
