@@ -70,7 +70,7 @@ def weigh(rows: list[dict[str, Any]], features: Any, variants: Any, root: Path) 
     for number, row in enumerate(rows):
         said = row.get("said") or []
         if not said:
-            for name in ["live, replayed", *CANDIDATES]:
+            for name in columns:
                 row[name] = row[f"{name}, personal"] = answer(Recognition(None, "", False, 0.0, "silence"))
             continue
         grammar = bench_heads.grammar_answers(said)

@@ -9,7 +9,6 @@ checked on both (``tests/test_pipewire.py``).
 
 from __future__ import annotations
 
-import contextlib
 import os
 import shutil
 import signal
@@ -18,7 +17,7 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 __all__ = ["PipeWireServer", "pipewire_available", "start_pipewire"]
 
@@ -38,7 +37,7 @@ def pipewire_available() -> str | None:
 class PipeWireServer:
     runtime: Path
     env: dict[str, str]
-    processes: list[subprocess.Popen[bytes]] = field(default_factory=list)
+    processes: list[subprocess.Popen[Any]] = field(default_factory=list)
     logs: list[IO[bytes]] = field(default_factory=list)
 
     def pactl(self, *args: str, timeout: float = 5.0) -> subprocess.CompletedProcess[str]:
@@ -76,7 +75,7 @@ def _wait(server: PipeWireServer, ready: str, timeout: float) -> None:
     while time.monotonic() < deadline:
         dead = [p.args for p in server.processes if p.poll() is not None]
         if dead:
-            raise RuntimeError(f"PipeWire did not start: {dead[0]} exited; {server.log_tail()}")
+            raise RuntimeError(f"PipeWire did not start: {dead[0]!r} exited; {server.log_tail()}")
         answer = server.pactl("list", "short", "sinks")
         last = answer.stderr.strip() or answer.stdout.strip()
         if answer.returncode == 0 and (not ready or any(line.split("\t")[1:2] == [ready]
@@ -96,12 +95,14 @@ def start_pipewire(timeout: float = 30.0) -> PipeWireServer:
                if not name.startswith(("PULSE_", "PIPEWIRE_")) and name != "DISPLAY"}
     daemons.update(XDG_RUNTIME_DIR=str(runtime), XDG_STATE_HOME=str(runtime / "state"),
                    XDG_CONFIG_HOME=str(runtime / "config"))
-    bus = subprocess.run(["dbus-daemon", "--session", "--fork", "--print-address=1", "--print-pid=1"], env=daemons,
-                         capture_output=True, text=True, timeout=10, check=True).stdout.split()
-    daemons["DBUS_SESSION_BUS_ADDRESS"] = bus[0]
+    bus = subprocess.Popen(["dbus-daemon", "--session", "--nofork", "--print-address=1"], env=daemons,
+                           stdout=subprocess.PIPE, text=True)
+    assert bus.stdout is not None
+    daemons["DBUS_SESSION_BUS_ADDRESS"] = bus.stdout.readline().strip()
+    bus.stdout.close()  # it says nothing more
     env = {**daemons, "PULSE_SERVER": f"unix:{runtime}/pulse/native"}
     server = PipeWireServer(runtime, env)
-    server.processes.append(_Forked(int(bus[1])))  # type: ignore[arg-type]
+    server.processes.append(bus)
     try:
         for program in ("pipewire", "wireplumber", "pipewire-pulse"):
             log = (runtime / f"{program}.log").open("wb")
@@ -119,32 +120,3 @@ def start_pipewire(timeout: float = 30.0) -> PipeWireServer:
         raise
     return server
 
-
-class _Forked:
-    """The bus daemon, which forks itself: stopped by its process id."""
-
-    def __init__(self, pid: int) -> None:
-        self.pid = pid
-        self.args = "dbus-daemon"
-
-    def poll(self) -> int | None:
-        try:
-            os.kill(self.pid, 0)
-        except ProcessLookupError:
-            return 0
-        return None
-
-    def send_signal(self, number: int) -> None:
-        with contextlib.suppress(ProcessLookupError):
-            os.kill(self.pid, number)
-
-    def wait(self, timeout: float) -> int:
-        deadline = time.monotonic() + timeout
-        while self.poll() is None:
-            if time.monotonic() > deadline:
-                raise subprocess.TimeoutExpired("dbus-daemon", timeout)
-            time.sleep(0.05)
-        return 0
-
-    def kill(self) -> None:
-        self.send_signal(signal.SIGKILL)

@@ -34,9 +34,9 @@ class SpeakerTap:
 
     HORIZON = RATE // 3
 
-    def __init__(self, env: dict[str, str]) -> None:
+    def __init__(self, env: dict[str, str], monitor: str = "spk.monitor") -> None:
         self._process = subprocess.Popen(
-            ["parec", "-d", "spk.monitor", f"--rate={RATE}", "--channels=1",
+            ["parec", "-d", monitor, f"--rate={RATE}", "--channels=1",
              "--format=s16le", "--latency-msec=5", "--raw"],
             env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
         )
@@ -89,6 +89,11 @@ class SpeakerTap:
     def has_audio(self) -> bool:
         with self._lock:
             return len(self._samples) > 0
+
+    def samples(self) -> array.array[int]:
+        """Every sample heard so far."""
+        with self._lock:
+            return array.array("h", self._samples)
 
     def _window(self, start: float, end: float) -> tuple[array.array[int], list[float]]:
         """The samples played between two monotonic times, and each one's time."""
