@@ -40,9 +40,15 @@ import augment  # noqa: E402
 import command_corpus as corpus  # noqa: E402
 import recordings  # noqa: E402
 
-from voice_rang.listen.command_head import FRONT_EMBEDDING, FRONT_MOONSHINE, HEARS_SUPPRESSED  # noqa: E402
+from voice_rang.listen.command_head import (  # noqa: E402
+    FRONT_BOTH,
+    FRONT_EMBEDDING,
+    FRONT_MOONSHINE,
+    FRONT_WHISPER,
+    HEARS_SUPPRESSED,
+)
 from voice_rang.listen.embedding import SpeechEmbedding, features  # noqa: E402
-from voice_rang.listen.front import moonshine_features  # noqa: E402
+from voice_rang.listen.front import moonshine_features, whole_utterance_reader  # noqa: E402
 from voice_rang.listen.suppress import suppress_utterance  # noqa: E402
 
 PACKAGE_MODEL = HERE.parent / "voice_rang" / "listen" / "models" / "command_head.npz"
@@ -187,9 +193,11 @@ def build(split: str, args: argparse.Namespace, seed: int) -> dict[str, np.ndarr
     if args.suppressed:  # as a head that hears the suppressed sound is fed in play
         audio = [np.frombuffer(suppress_utterance(np.clip(a, -32768, 32767).astype(np.int16).tobytes()),
                                dtype=np.int16).astype(np.float32) for a in audio]
-    if args.front == FRONT_MOONSHINE:  # the whole take, as the live path gives such a head the whole cut
+    # (moonshine_features looked up here, where scripts/tune_encoder_top.py puts its own cut)
+    read = moonshine_features if args.front == FRONT_MOONSHINE else whole_utterance_reader(args.front)
+    if read is not None:  # the whole take, as the live path gives such a head the whole cut
         with ThreadPoolExecutor(args.workers) as pool:
-            x = np.stack(list(pool.map(lambda a: moonshine_features(a.astype(np.int16)), audio))).astype(np.float16)
+            x = np.stack(list(pool.map(lambda a: read(a.astype(np.int16)), audio))).astype(np.float16)
     else:
         model = SpeechEmbedding.shared()
         # Each take already has its 100-600 ms of room after the word (augment.condition); the
@@ -233,6 +241,10 @@ def cached(split: str, args: argparse.Namespace, seed: int) -> dict[str, np.ndar
         recipe += "-ns"
     if args.front == FRONT_MOONSHINE:
         recipe += "-ms"
+    elif args.front == FRONT_WHISPER:
+        recipe += "-wb"
+    elif args.front == FRONT_BOTH:
+        recipe += "-mw"
     path = args.work / f"{split}-{seed}{'-tiny' if args.tiny else ''}-{args.takes}-{args.copies}{recipe}.npz"
     if split == "validate":  # the same takes whatever the recipe, so every recipe is scored on one file
         path = args.work / f"{split}-{seed}{'-tiny' if args.tiny else ''}{recipe}.npz"
@@ -310,9 +322,11 @@ def main(argv: list[str] | None = None) -> int:
                         help="train and tune on each take as heard through the noise suppressor "
                              "(voice_rang.listen.suppress.suppress_utterance); the head says so, and "
                              "the live path then feeds it that sound")
-    parser.add_argument("--front", choices=(FRONT_EMBEDDING, FRONT_MOONSHINE), default=FRONT_EMBEDDING,
-                        help="what the head reads: the speech embedding (the heads before), or Moonshine's encoder "
-                             "states (the released head; voice_rang.listen.front)")
+    parser.add_argument("--front", choices=(FRONT_EMBEDDING, FRONT_MOONSHINE, FRONT_WHISPER, FRONT_BOTH),
+                        default=FRONT_EMBEDDING,
+                        help="what the head reads: the speech embedding (the heads before), Moonshine's encoder "
+                             "states (the released head; voice_rang.listen.front), Whisper base's, or both "
+                             "encoders' side by side")
     parser.add_argument("--accept", type=float, default=None, metavar="P",
                         help="act from this probability instead of the one chosen on the tuning takes (a "
                              "sweep on the validation sets chose 0.80 for the released head)")

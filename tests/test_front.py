@@ -13,9 +13,9 @@ from speech_samples import synthesize
 
 from voice_rang.commands import CommandSet
 from voice_rang.listen import neural
-from voice_rang.listen.command_head import FRONT_EMBEDDING, FRONT_MOONSHINE, CommandHead
+from voice_rang.listen.command_head import FRONT_BOTH, FRONT_EMBEDDING, FRONT_MOONSHINE, FRONT_WHISPER, CommandHead
 from voice_rang.listen.embedding import features
-from voice_rang.listen.front import MOONSHINE_BINS, binned, head_features, moonshine_features
+from voice_rang.listen.front import MOONSHINE_BINS, binned, head_features, moonshine_features, whisper_features
 from voice_rang.listen.neural import NeuralRecognizer
 from voice_rang.listen.personal import PersonalVoice
 from voice_rang.listen.recognizer import decode_pcm
@@ -44,6 +44,24 @@ def test_a_head_on_moonshine_is_fed_the_whole_utterance_as_training_made_it(tmp_
     assert recognizer.read == [pcm[:-640]]
     assert np.allclose(head_features(pcm, head), moonshine_features(pcm), atol=1e-6)
     assert np.array_equal(head_features(pcm, before), features(pcm))
+
+
+def test_a_head_on_whisper_or_on_both_encoders_is_fed_the_whole_utterance_as_training_made_it(tmp_path: Path) -> None:
+    head = small_head(tmp_path / "command_head.npz", front=FRONT_WHISPER)
+    silence = b"\0\0" * 4800
+    pcm = silence + synthesize("auto reveal on", "kal16") + silence
+    pcm = pcm[:len(pcm) // 640 * 640]
+    recognizer = NeuralRecognizer(CommandSet.load("en"), head=head)
+    recognizer.recognize(pcm)
+    heard = recognizer.last[0][3]
+    assert heard.shape == (MOONSHINE_BINS, 512)
+    assert np.allclose(heard, whisper_features(pcm[:-640]), atol=1e-4)
+    assert np.allclose(head_features(pcm, head), whisper_features(pcm), atol=1e-6)
+    assert not np.allclose(head_features(pcm[: len(pcm) // 2], head), heard, atol=1e-2)
+    both = small_head(tmp_path / "both.npz", front=FRONT_BOTH)
+    side_by_side = head_features(pcm, both)
+    assert side_by_side.shape == (MOONSHINE_BINS, 416 + 512)
+    assert np.allclose(side_by_side, np.concatenate([moonshine_features(pcm), whisper_features(pcm)], axis=1))
 
 
 def test_an_encoding_asked_for_ahead_and_superseded_before_it_ran_is_never_run(

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
-__all__ = ["FRONT_EMBEDDING", "FRONT_MOONSHINE",
+__all__ = ["FRONT_BOTH", "FRONT_EMBEDDING", "FRONT_MOONSHINE", "FRONT_WHISPER",
            "HEARS_GIVEN", "HEARS_SUPPRESSED", "NOT_A_COMMAND", "WEIGHTS_SHA256", "CommandHead", "HeadScores",
            "ModelCorrupt"]
 
@@ -35,6 +35,10 @@ FRONT_EMBEDDING = "embedding"
 """A head that reads the speech embedding (:mod:`.embedding`): the heads before the released one."""
 FRONT_MOONSHINE = "moonshine"
 """A head that reads Moonshine's encoder states (:mod:`.front`): the released one."""
+FRONT_WHISPER = "whisper"
+"""A head that reads Whisper base's encoder states (:mod:`.whisper_encoder`), binned as Moonshine's."""
+FRONT_BOTH = "moonshine+whisper"
+"""A head that reads both encoders' binned states side by side."""
 WEIGHTS_SHA256 = "acfda189cfa4ab150ffb0a28c9a1912f1b4a09c14fb158691765d5069dce7c40"
 """The hash of the released weights; ``scripts/train_command_head.py`` writes it here."""
 

@@ -10,12 +10,23 @@ and the live recogniser all call this, so a head is always fed what it learnt on
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
-from .command_head import FRONT_MOONSHINE, HEARS_SUPPRESSED, CommandHead
+from .command_head import FRONT_BOTH, FRONT_MOONSHINE, FRONT_WHISPER, HEARS_SUPPRESSED, CommandHead
 from .embedding import SpeechEmbedding, features
 
-__all__ = ["MIN_SAMPLES", "MOONSHINE_BINS", "binned", "head_features", "moonshine_features"]
+__all__ = [
+    "MIN_SAMPLES",
+    "MOONSHINE_BINS",
+    "binned",
+    "both_features",
+    "head_features",
+    "moonshine_features",
+    "whisper_features",
+    "whole_utterance_reader",
+]
 
 MOONSHINE_BINS = 24
 """Spans an utterance's encoder states are averaged into: a fixed size for the head whatever the
@@ -52,10 +63,29 @@ def moonshine_features(pcm: bytes | np.ndarray) -> np.ndarray:
     return binned(hidden, MOONSHINE_BINS)
 
 
+def whisper_features(pcm: bytes | np.ndarray) -> np.ndarray:
+    """An utterance -> ``(MOONSHINE_BINS, 512)``: Whisper base's encoder states, binned."""
+    from .whisper_encoder import encode
+
+    samples = np.frombuffer(pcm, dtype="<i2") if isinstance(pcm, bytes) else np.asarray(pcm)
+    return binned(encode(samples.astype(np.float32) / 32768.0), MOONSHINE_BINS)
+
+
+def both_features(pcm: bytes | np.ndarray) -> np.ndarray:
+    """An utterance -> ``(MOONSHINE_BINS, 416 + 512)``: both encoders' binned states side by side."""
+    return np.concatenate([moonshine_features(pcm), whisper_features(pcm)], axis=1)
+
+
+def whole_utterance_reader(front: str) -> Callable[[bytes | np.ndarray], np.ndarray] | None:
+    """What a head on ``front`` reads of a whole utterance; ``None`` for the speech embedding,
+    which is read as the person speaks."""
+    return {FRONT_MOONSHINE: moonshine_features, FRONT_WHISPER: whisper_features, FRONT_BOTH: both_features}.get(front)
+
+
 def head_features(pcm: bytes | np.ndarray, head: CommandHead, *, closing_ms: int | None = None) -> np.ndarray:
     """``pcm`` as ``head`` reads it (``closing_ms``: the embedding's closing silence, play's by
     default; a Moonshine head reads the utterance as it is)."""
-    if head.front == FRONT_MOONSHINE:
-        return moonshine_features(pcm)
+    if (read := whole_utterance_reader(head.front)) is not None:
+        return read(pcm)
     kwargs = {} if closing_ms is None else {"closing_ms": closing_ms}
     return features(pcm, SpeechEmbedding.shared(), suppressed=head.hears == HEARS_SUPPRESSED, **kwargs)

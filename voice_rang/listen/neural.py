@@ -24,10 +24,10 @@ from concurrent.futures import Future, ThreadPoolExecutor
 import numpy as np
 
 from ..commands import CommandSet
-from .command_head import FRONT_MOONSHINE, HEARS_SUPPRESSED, CommandHead, HeadScores
+from .command_head import FRONT_EMBEDDING, FRONT_MOONSHINE, HEARS_SUPPRESSED, CommandHead, HeadScores
 from .decision import Lean, Rule, decide, hear_again, said_again, settle
 from .embedding import EmbeddingStream, SpeechEmbedding
-from .front import moonshine_features
+from .front import moonshine_features, whole_utterance_reader
 from .moonshine import MoonshineModel, shared_encoder
 from .personal import PersonalMatch, PersonalVoice
 from .recognizer import Recognizer, Tuning
@@ -62,6 +62,9 @@ class NeuralRecognizer:
         """Where Moonshine's encoder runs ahead of the endpoint, beside the listener's next frame."""
         if self.head.front == FRONT_MOONSHINE:
             shared_encoder()  # loaded now, where a missing model can be said, not at the first word
+        elif self.head.front != FRONT_EMBEDDING:
+            self._read_whole(b"\0\0" * 1600)  # the same
+        if self.head.front != FRONT_EMBEDDING:
             self._encoding = ThreadPoolExecutor(1, thread_name_prefix="voice-rang-encoder")
         else:
             self._stream = EmbeddingStream(SpeechEmbedding.shared())
@@ -145,9 +148,18 @@ class NeuralRecognizer:
         and :meth:`finish` waits only for what is left of it."""
         if self._stream is not None:
             self._prepared = (self._stream.samples, self._stream.finish())
-        elif self._encoding is not None:  # Moonshine's encoder, 20-40 ms, beside the next frame
+        elif self._encoding is not None:  # the encoder, 20-40 ms, beside the next frame
             self._drop_prepared()  # the utterance went on: that answer is never read
-            self._prepared = (len(self._pcm) // 2, self._encoding.submit(moonshine_features, bytes(self._pcm)))
+            self._prepared = (len(self._pcm) // 2, self._encoding.submit(self._read_whole, bytes(self._pcm)))
+
+    def _read_whole(self, pcm: bytes) -> np.ndarray:
+        """What a head on an encoder reads of the whole utterance."""
+        if self.head.front == FRONT_MOONSHINE:
+            return moonshine_features(pcm)
+        read = whole_utterance_reader(self.head.front)
+        if read is None:
+            raise ValueError(f"a head on {self.head.front} is not read whole")
+        return read(pcm)
 
     def _drop_prepared(self) -> None:
         """Forget the answer made ahead; an encoding not yet begun is cancelled, so the next one
@@ -185,7 +197,7 @@ class NeuralRecognizer:
         elif ahead is not None:
             utterance = ahead
         elif self._stream is None:
-            utterance = moonshine_features(bytes(self._pcm[:2 * read]))
+            utterance = self._read_whole(bytes(self._pcm[:2 * read]))
         else:
             utterance = self._stream.finish(leave_out=self._last_chunk)
         if self.keep_read and self._stream is None:
