@@ -56,9 +56,9 @@ def model_dir() -> Path:
         raise WhisperUnavailable("Whisper's model is incomplete; reinstall its two wheels.")
     digest = hashlib.sha256()
     for part in parts:
-        digest.update(f"{part.name}:{part.stat().st_size}".encode())
         with part.open("rb") as stream:
-            digest.update(stream.read(1 << 20))
+            while chunk := stream.read(1 << 22):
+                digest.update(chunk)
     folder = base_dir("XDG_CACHE_HOME", ".cache") / "voice-rang" / f"whisper-base-{digest.hexdigest()[:16]}"
     with _lock:
         if (folder / "model.bin").is_file():
@@ -72,7 +72,11 @@ def model_dir() -> Path:
                         shutil.copyfileobj(stream, out, 1 << 22)
             for name in ("config.json", "vocabulary.json", "tokenizer.json"):
                 shutil.copy(second / name, work / name)
-            os.replace(work, folder)
+            try:
+                os.replace(work, folder)
+            except OSError:  # another process joined them first
+                if not (folder / "model.bin").is_file():
+                    raise
         finally:
             shutil.rmtree(work, ignore_errors=True)
     return folder
