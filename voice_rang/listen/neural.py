@@ -24,7 +24,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 import numpy as np
 
 from ..commands import CommandSet
-from .command_head import FRONT_EMBEDDING, FRONT_MOONSHINE, HEARS_SUPPRESSED, CommandHead, HeadScores
+from .command_head import FRONT_MOONSHINE, HEARS_SUPPRESSED, CommandHead, HeadScores
 from .decision import Lean, Rule, decide, hear_again, said_again, settle
 from .embedding import EmbeddingStream, SpeechEmbedding
 from .front import moonshine_features, whole_utterance_reader
@@ -57,14 +57,17 @@ class NeuralRecognizer:
         self.personal = personal if personal else None
         self._stream: EmbeddingStream | None = None
         """The speech embedding as the person speaks, for a head that reads it; ``None`` for a head
-        on Moonshine's encoder, which reads the whole utterance kept in ``_pcm``."""
+        on an encoder, which reads the whole utterance kept in ``_pcm``."""
         self._encoding: ThreadPoolExecutor | None = None
-        """Where Moonshine's encoder runs ahead of the endpoint, beside the listener's next frame."""
+        """Where the encoder runs ahead of the endpoint, beside the listener's next frame."""
+        self._whole = whole_utterance_reader(self.head.front)
+        """What the head reads of a whole utterance (an encoder's states); ``None`` for the speech
+        embedding, read as the person speaks."""
         if self.head.front == FRONT_MOONSHINE:
             shared_encoder()  # loaded now, where a missing model can be said, not at the first word
-        elif self.head.front != FRONT_EMBEDDING:
-            self._read_whole(b"\0\0" * 1600)  # the same
-        if self.head.front != FRONT_EMBEDDING:
+        elif self._whole is not None:
+            self._whole(b"\0\0" * 1600)  # the same
+        if self._whole is not None:
             self._encoding = ThreadPoolExecutor(1, thread_name_prefix="voice-rang-encoder")
         else:
             self._stream = EmbeddingStream(SpeechEmbedding.shared())
@@ -153,13 +156,11 @@ class NeuralRecognizer:
             self._prepared = (len(self._pcm) // 2, self._encoding.submit(self._read_whole, bytes(self._pcm)))
 
     def _read_whole(self, pcm: bytes) -> np.ndarray:
-        """What a head on an encoder reads of the whole utterance."""
-        if self.head.front == FRONT_MOONSHINE:
+        """What a head on an encoder reads of the whole utterance (Moonshine's by this module's
+        name for it, which ``tests/test_front.py`` replaces to hold an encoding back)."""
+        if self.head.front == FRONT_MOONSHINE or self._whole is None:
             return moonshine_features(pcm)
-        read = whole_utterance_reader(self.head.front)
-        if read is None:
-            raise ValueError(f"a head on {self.head.front} is not read whole")
-        return read(pcm)
+        return self._whole(pcm)
 
     def _drop_prepared(self) -> None:
         """Forget the answer made ahead; an encoding not yet begun is cancelled, so the next one
