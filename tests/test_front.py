@@ -12,7 +12,6 @@ from small_heads import small_head
 from speech_samples import synthesize
 
 from voice_rang.commands import CommandSet
-from voice_rang.listen import neural
 from voice_rang.listen.command_head import FRONT_BOTH, FRONT_EMBEDDING, FRONT_MOONSHINE, FRONT_WHISPER, CommandHead
 from voice_rang.listen.embedding import features
 from voice_rang.listen.front import MOONSHINE_BINS, binned, head_features, moonshine_features, whisper_features
@@ -69,7 +68,7 @@ def test_an_encoding_asked_for_ahead_and_superseded_before_it_ran_is_never_run(
     """The utterance went on after a frame that might have ended it: the encoding queued for that
     frame is dropped, so the end never waits behind work whose answer nobody reads."""
     recognizer = NeuralRecognizer(CommandSet.load("en"), head=small_head(tmp_path / "command_head.npz"))
-    encode, encoded = neural.moonshine_features, []
+    encode, encoded = moonshine_features, []
     first_running, release = threading.Event(), threading.Event()
 
     def held_encode(pcm: bytes) -> np.ndarray:
@@ -79,7 +78,7 @@ def test_an_encoding_asked_for_ahead_and_superseded_before_it_ran_is_never_run(
             release.wait(10)
         return encode(pcm)
 
-    monkeypatch.setattr(neural, "moonshine_features", held_encode)
+    monkeypatch.setattr(recognizer, "_whole", held_encode)
     pcm = synthesize("turn", "kal16")
     frames = [pcm[at:at + 640] for at in range(0, len(pcm) // 640 * 640, 640)]
     recognizer.start()
@@ -127,7 +126,7 @@ def test_moonshines_encoder_runs_ahead_of_the_endpoint_on_the_same_sound_the_end
             assert np.allclose(mine[3], theirs[3], atol=1e-5), text
     prepared: list[int] = []
     encoded: list[int] = []
-    encode, prepare = neural.moonshine_features, ahead.prepare
+    encode, prepare = moonshine_features, ahead.prepare
 
     def counted_prepare() -> None:
         prepared.append(1)
@@ -138,6 +137,6 @@ def test_moonshines_encoder_runs_ahead_of_the_endpoint_on_the_same_sound_the_end
         return encode(pcm)
 
     ahead.prepare = counted_prepare  # type: ignore[method-assign]
-    monkeypatch.setattr(neural, "moonshine_features", counted_encode)
+    monkeypatch.setattr(ahead, "_whole", counted_encode)
     assert len(list(decode_pcm(ahead, silence + synthesize("turn", "kal16") + silence))) == 1
     assert prepared and len(encoded) == len(prepared), "the end encoded again what was encoded ahead"

@@ -27,7 +27,7 @@ from ..commands import CommandSet
 from .command_head import FRONT_MOONSHINE, HEARS_SUPPRESSED, CommandHead, HeadScores
 from .decision import Lean, Rule, decide, hear_again, said_again, settle
 from .embedding import EmbeddingStream, SpeechEmbedding
-from .front import moonshine_features, whole_utterance_reader
+from .front import whole_utterance_reader
 from .moonshine import MoonshineModel, shared_encoder
 from .personal import PersonalMatch, PersonalVoice
 from .recognizer import Recognizer, Tuning
@@ -151,16 +151,9 @@ class NeuralRecognizer:
         and :meth:`finish` waits only for what is left of it."""
         if self._stream is not None:
             self._prepared = (self._stream.samples, self._stream.finish())
-        elif self._encoding is not None:  # the encoder, 20-40 ms, beside the next frame
+        elif self._encoding is not None and self._whole is not None:  # the encoder, beside the next frame
             self._drop_prepared()  # the utterance went on: that answer is never read
-            self._prepared = (len(self._pcm) // 2, self._encoding.submit(self._read_whole, bytes(self._pcm)))
-
-    def _read_whole(self, pcm: bytes) -> np.ndarray:
-        """What a head on an encoder reads of the whole utterance (Moonshine's by this module's
-        name for it, which ``tests/test_front.py`` replaces to hold an encoding back)."""
-        if self.head.front == FRONT_MOONSHINE or self._whole is None:
-            return moonshine_features(pcm)
-        return self._whole(pcm)
+            self._prepared = (len(self._pcm) // 2, self._encoding.submit(self._whole, bytes(self._pcm)))
 
     def _drop_prepared(self) -> None:
         """Forget the answer made ahead; an encoding not yet begun is cancelled, so the next one
@@ -197,9 +190,10 @@ class NeuralRecognizer:
             utterance = ahead.result()
         elif ahead is not None:
             utterance = ahead
-        elif self._stream is None:
-            utterance = self._read_whole(bytes(self._pcm[:2 * read]))
+        elif self._whole is not None:
+            utterance = self._whole(bytes(self._pcm[:2 * read]))
         else:
+            assert self._stream is not None  # a head not read whole reads the embedding as it comes
             utterance = self._stream.finish(leave_out=self._last_chunk)
         if self.keep_read and self._stream is None:
             self.read.append(bytes(self._pcm[:2 * read]))
