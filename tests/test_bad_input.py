@@ -3,10 +3,12 @@
 
 from __future__ import annotations
 
+import io
 import os
 import subprocess
 import sys
 import tempfile
+import threading
 from pathlib import Path
 from random import Random
 
@@ -17,6 +19,7 @@ from hypothesis import strategies as st
 from voice_rang.commands import CommandSet
 from voice_rang.engine import Game
 from voice_rang.engine.log import LogError, decode_line, encode_events
+from voice_rang.keyboard import LineReader, key_name
 from voice_rang.listen.wavfile import WavError, read_wav_16k
 from voice_rang.messages import Message
 from voice_rang.narration import Narrator
@@ -53,21 +56,60 @@ def test_any_text_parses_to_a_known_command_or_to_nothing(text: str) -> None:
     assert command is None or command in COMMANDS.phrases
 
 
-@settings(max_examples=200, deadline=None)
-@given(st.text(max_size=40).filter(lambda text: COMMANDS.parse(text) is None))
-def test_text_that_is_no_command_is_answered_in_one_line_and_changes_nothing(text: str) -> None:
+def _table() -> tuple[Table, Silent]:
     outputs = Silent()
     narrator = Narrator.load("en", seats=2, listener=0)
     table = Table(narrator, lambda number: Game(2, Random(1), number=number), outputs,
                   kinds=["person", "computer"])
     table.start()
-    assert table.game is not None
-    before = (table.game.reveals, table.game.stack_counts(), table.auto[:], len(table.history))
     outputs.said.clear()
+    return table, outputs
+
+
+def _state(table: Table) -> tuple[object, ...]:
+    assert table.game is not None
+    return (table.game.reveals, table.game.stack_counts(), table.auto[:], len(table.history), table.finished,
+            table.narrator.sounds, table.narrator.verbosity)
+
+
+def _typed(line: str) -> list[str]:
+    """What the line reader delivers for one typed line."""
+    delivered: list[str] = []
+    ended = threading.Event()
+    LineReader(COMMANDS, delivered.append, ended.set, stream=io.StringIO(line + "\n")).start()
+    assert ended.wait(5)
+    return delivered
+
+
+def _is_a_key_letter(text: str) -> bool:
+    stripped = text.strip()
+    return len(stripped) == 1 and key_name(stripped) in COMMANDS.keys
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.one_of(st.text(max_size=40), st.sampled_from(sorted(COMMANDS.keys.values())))
+       .filter(lambda text: not any(end in text for end in "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029")
+               and text.strip() and COMMANDS.parse(text) is None and not _is_a_key_letter(text)))
+def test_a_typed_line_that_is_no_command_is_answered_in_one_line_and_changes_nothing(text: str) -> None:
+    table, outputs = _table()
+    before = _state(table)
+    for item in _typed(text):
+        table.handle(item)
+    assert [message.text for message in outputs.said] == ["Not a command; say help."]
+    after = _state(table)
+    assert after[:3] == before[:3] and after[3] == before[3] + 1 and after[4:] == before[4:]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(max_size=40).filter(lambda text: COMMANDS.parse(text) is None
+                                   and text not in COMMANDS.keys.values()))
+def test_an_id_neither_words_nor_keys_give_is_answered_in_one_line_and_changes_nothing(text: str) -> None:
+    table, outputs = _table()
+    before = _state(table)
     table.handle(text)
     assert [message.text for message in outputs.said] == ["Not a command; say help."]
-    after = (table.game.reveals, table.game.stack_counts(), table.auto[:], len(table.history) - 1)
-    assert after == before and not table.finished
+    after = _state(table)
+    assert after[:3] == before[:3] and after[3] == before[3] + 1 and after[4:] == before[4:]
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

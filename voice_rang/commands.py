@@ -20,7 +20,8 @@ from dataclasses import dataclass
 
 from .prompts import load_prompts
 
-__all__ = ["AUTO_REVEAL_COMMANDS", "COMMAND_IDS", "CommandSet", "auto_reveal_wanted", "normalize"]
+__all__ = ["AUTO_REVEAL_COMMANDS", "COMMAND_IDS", "UNKNOWN_INPUT", "CommandSet", "auto_reveal_wanted",
+           "normalize"]
 
 COMMAND_IDS = (
     "turn",
@@ -46,6 +47,12 @@ COMMAND_IDS = (
 ``sounds off`` (typed or keyed only: ``[listen] typed_commands``), and keys may map to
 ``auto-reveal toggle``, ``verbosity cycle`` and ``sounds toggle``, which the table resolves
 against the current setting."""
+
+
+UNKNOWN_INPUT = "\x00not a command"
+"""What a reader delivers for a line or key that is no command. Never the text itself: a typed
+line that happened to spell an id only keys reach (``sounds toggle``) would otherwise act, in
+English whatever the player's language, and the table answers this with "not a command"."""
 
 
 AUTO_REVEAL_COMMANDS = frozenset({"auto-reveal on", "auto-reveal off", "auto-reveal toggle"})

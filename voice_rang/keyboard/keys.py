@@ -15,12 +15,12 @@ import threading
 from collections.abc import Callable, Iterator
 from typing import TextIO
 
-from ..commands import CommandSet
+from ..commands import UNKNOWN_INPUT, CommandSet
 
 __all__ = ["KeyReader", "LineReader", "key_name", "terminal_keys"]
 
 Deliver = Callable[[str], None]
-"""Receives a command id, or the raw text when it is not a command."""
+"""Receives a command id, or :data:`~voice_rang.commands.UNKNOWN_INPUT`."""
 
 _NAMED = {" ": "space", "\r": "enter", "\n": "enter"}
 
@@ -49,7 +49,8 @@ def terminal_keys(fd: int) -> Iterator[None]:
 
 
 class KeyReader:
-    """Single keys from a terminal, delivered as command ids (or the key, when unmapped)."""
+    """Single keys from a terminal, delivered as command ids (or
+    :data:`~voice_rang.commands.UNKNOWN_INPUT`, when unmapped)."""
 
     def __init__(self, commands: CommandSet, deliver: Deliver, on_end: Callable[[], None],
                  fd: int | None = None) -> None:
@@ -90,7 +91,7 @@ class KeyReader:
                 if char == "\x04":  # Ctrl-D
                     raise EOFError
                 command = self._commands.keys.get(key_name(char))
-                self._deliver(command if command is not None else char)
+                self._deliver(command if command is not None else UNKNOWN_INPUT)
         except (EOFError, OSError):
             self._on_end()
 
@@ -122,7 +123,7 @@ class LineReader:
                 command = self._commands.parse(text)
                 if command is None and len(text) == 1:
                     command = self._commands.keys.get(key_name(text))
-                self._deliver(command if command is not None else text)
+                self._deliver(command if command is not None else UNKNOWN_INPUT)
         except (OSError, UnicodeDecodeError, ValueError):
             pass
         self._on_end()
