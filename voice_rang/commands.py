@@ -20,8 +20,8 @@ from dataclasses import dataclass
 
 from .prompts import load_prompts
 
-__all__ = ["AUTO_REVEAL_COMMANDS", "COMMAND_IDS", "UNKNOWN_INPUT", "CommandSet", "auto_reveal_wanted",
-           "normalize"]
+__all__ = ["AUTO_REVEAL_COMMANDS", "COMMAND_IDS", "KEYED_ONLY_IDS", "UNKNOWN_INPUT", "CommandSet",
+           "auto_reveal_wanted", "normalize"]
 
 COMMAND_IDS = (
     "turn",
@@ -49,10 +49,14 @@ COMMAND_IDS = (
 against the current setting."""
 
 
+KEYED_ONLY_IDS = frozenset({"auto-reveal toggle", "verbosity cycle", "sounds toggle"})
+"""Ids that only keys give: no phrase of any language is one."""
+
+
 UNKNOWN_INPUT = "\x00not a command"
-"""What a reader delivers for a line or key that is no command. Never the text itself: a typed
-line that happened to spell an id only keys reach (``sounds toggle``) would otherwise act, in
-English whatever the player's language, and the table answers this with "not a command"."""
+"""What a reader delivers for a typed line that would otherwise be taken for what it is not: the
+spelling of an id only keys give (``sounds toggle``, which would act, in English whatever the
+player's language) or of the queue's own markers. The table answers it with "not a command"."""
 
 
 AUTO_REVEAL_COMMANDS = frozenset({"auto-reveal on", "auto-reveal off", "auto-reveal toggle"})
@@ -109,6 +113,24 @@ class CommandSet:
         """The command a typed or recognised line means, or ``None``."""
         lookup: dict[str, str] = getattr(self, "_lookup")  # noqa: B009
         return lookup.get(normalize(text))
+
+    def as_typed(self, text: str) -> str:
+        """What a typed line or an unmapped key is delivered as: its command id; else the text
+        itself (the host's lobby listens for its start words in it), unless the text could pass for
+        something it is not (:data:`UNKNOWN_INPUT`).
+
+        >>> commands = CommandSet.load("en")
+        >>> commands.as_typed("Turn"), commands.as_typed("start")
+        ('turn', 'start')
+        >>> commands.as_typed("sounds toggle") == commands.as_typed("\\x00input ended") == UNKNOWN_INPUT
+        True
+        """
+        command = self.parse(text)
+        if command is not None:
+            return command
+        if text.startswith("\x00") or text in KEYED_ONLY_IDS or text in self.keys.values():
+            return UNKNOWN_INPUT
+        return text
 
     def spoken(self) -> dict[str, list[str]]:
         """The phrases listened for: all but the typed-only ones. A command with no phrase left

@@ -15,12 +15,12 @@ import threading
 from collections.abc import Callable, Iterator
 from typing import TextIO
 
-from ..commands import UNKNOWN_INPUT, CommandSet
+from ..commands import CommandSet
 
 __all__ = ["KeyReader", "LineReader", "key_name", "terminal_keys"]
 
 Deliver = Callable[[str], None]
-"""Receives a command id, or :data:`~voice_rang.commands.UNKNOWN_INPUT`."""
+"""Receives a command id, or what :meth:`~voice_rang.commands.CommandSet.as_typed` makes of other input."""
 
 _NAMED = {" ": "space", "\r": "enter", "\n": "enter"}
 
@@ -49,8 +49,7 @@ def terminal_keys(fd: int) -> Iterator[None]:
 
 
 class KeyReader:
-    """Single keys from a terminal, delivered as command ids (or
-    :data:`~voice_rang.commands.UNKNOWN_INPUT`, when unmapped)."""
+    """Single keys from a terminal, delivered as command ids (or the key, when unmapped)."""
 
     def __init__(self, commands: CommandSet, deliver: Deliver, on_end: Callable[[], None],
                  fd: int | None = None) -> None:
@@ -91,7 +90,7 @@ class KeyReader:
                 if char == "\x04":  # Ctrl-D
                     raise EOFError
                 command = self._commands.keys.get(key_name(char))
-                self._deliver(command if command is not None else UNKNOWN_INPUT)
+                self._deliver(command if command is not None else self._commands.as_typed(char))
         except (EOFError, OSError):
             self._on_end()
 
@@ -123,7 +122,7 @@ class LineReader:
                 command = self._commands.parse(text)
                 if command is None and len(text) == 1:
                     command = self._commands.keys.get(key_name(text))
-                self._deliver(command if command is not None else UNKNOWN_INPUT)
+                self._deliver(command if command is not None else self._commands.as_typed(text))
         except (OSError, UnicodeDecodeError, ValueError):
             pass
         self._on_end()
