@@ -56,3 +56,16 @@ def test_a_guests_auto_reveal_said_before_the_deal_is_kept_for_its_seat(tmp_path
     assert seen["leaving auto"]["key"] == "lobby_kept"
     assert sum(line.startswith("Auto-reveal on for guest 1") for line in host.lines) == 1, host.lines
     assert not any("for guest 2" in line for line in host.lines), host.lines
+
+
+def test_a_line_the_lobby_cannot_use_is_answered_with_the_lobby_help_even_one_spelling_a_key_only_id(
+        tmp_path: Path) -> None:
+    host, _port = start_host(tmp_path, 2)
+    try:
+        host.write("sounds toggle\nbogus words\n")
+        host.wait_for(lambda lines: sum(line.startswith("In the lobby:") for line in lines) == 2, "two lobby helps")
+        host.write("quit\n", close=True)
+        assert host.finish() == 0, host.stderr()
+    finally:
+        host.kill()
+    assert not any(line.startswith("Sounds") or "no speaker" in line for line in host.lines), host.lines
