@@ -128,7 +128,7 @@ class CommandSet:
         command = self.parse(text)
         if command is not None:
             return command
-        if text.startswith("\x00") or text in KEYED_ONLY_IDS or text in self.keys.values():
+        if text.startswith("\x00") or text in KEYED_ONLY_IDS:
             return UNKNOWN_INPUT
         return text
 

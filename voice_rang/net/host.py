@@ -12,11 +12,11 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from ..commands import AUTO_REVEAL_COMMANDS, UNKNOWN_INPUT, auto_reveal_wanted, normalize
+from ..commands import AUTO_REVEAL_COMMANDS, auto_reveal_wanted, normalize
 from ..engine import Event
 from ..narration import Narrator
 from ..table import Table
-from ..table.loop import INPUT_ENDED, Guess, Inbox
+from ..table.loop import BARGE_IN, INPUT_ENDED, SPEECH_ENDED, Guess, Inbox
 from .protocol import Answer, Auto, Published, Turn
 from .seating import SeatHooks
 from .server import HostServer
@@ -179,7 +179,7 @@ def run_lobby(table: Table, inbox: queue.Queue[Inbox], narrator: Narrator, start
         if item == INPUT_ENDED:
             table.announce(narrator.say("net", "lobby_input_ended"))
             return 1
-        if (item.startswith("\x00") and item != UNKNOWN_INPUT) or not item:
+        if item in (BARGE_IN, SPEECH_ENDED) or not item:
             continue
         if item == "new game" or normalize(item) in starts:
             server.started()  # first: the lobby closes before the deal reaches anyone
