@@ -72,6 +72,13 @@ def _state(table: Table) -> tuple[object, ...]:
             table.narrator.sounds, table.narrator.verbosity)
 
 
+def _assert_answered_not_a_command_alone(table: Table, outputs: Silent, before: tuple[object, ...]) -> None:
+    """One line, "Not a command; say help.", kept in the history; nothing else changed."""
+    assert [message.text for message in outputs.said] == ["Not a command; say help."]
+    after = _state(table)
+    assert after[:3] == before[:3] and after[3] == before[3] + 1 and after[4:] == before[4:]
+
+
 def _typed(line: str) -> list[str]:
     """What the line reader delivers for one typed line."""
     delivered: list[str] = []
@@ -95,9 +102,7 @@ def test_a_typed_line_that_is_no_command_is_answered_in_one_line_and_changes_not
     before = _state(table)
     for item in _typed(text):
         table.handle(item)
-    assert [message.text for message in outputs.said] == ["Not a command; say help."]
-    after = _state(table)
-    assert after[:3] == before[:3] and after[3] == before[3] + 1 and after[4:] == before[4:]
+    _assert_answered_not_a_command_alone(table, outputs, before)
 
 
 @settings(max_examples=200, deadline=None)
@@ -107,9 +112,7 @@ def test_an_id_neither_words_nor_keys_give_is_answered_in_one_line_and_changes_n
     table, outputs = _table()
     before = _state(table)
     table.handle(text)
-    assert [message.text for message in outputs.said] == ["Not a command; say help."]
-    after = _state(table)
-    assert after[:3] == before[:3] and after[3] == before[3] + 1 and after[4:] == before[4:]
+    _assert_answered_not_a_command_alone(table, outputs, before)
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
