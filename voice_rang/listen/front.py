@@ -24,6 +24,7 @@ __all__ = [
     "both_features",
     "head_features",
     "moonshine_features",
+    "unit_samples",
     "whisper_features",
     "whole_utterance_reader",
 ]
@@ -50,7 +51,7 @@ def binned(frames: np.ndarray, bins: int) -> np.ndarray:
     return np.stack([frames[a:b].mean(axis=0) for a, b in zip(starts, stops, strict=True)]).astype(np.float32)
 
 
-def _unit_samples(pcm: bytes | np.ndarray) -> np.ndarray:
+def unit_samples(pcm: bytes | np.ndarray) -> np.ndarray:
     """16-bit samples (little-endian bytes, or an array of them) as float32 in -1..1."""
     samples = np.frombuffer(pcm, dtype="<i2") if isinstance(pcm, bytes) else np.asarray(pcm)
     return samples.astype(np.float32) / 32768.0
@@ -61,7 +62,7 @@ def moonshine_features(pcm: bytes | np.ndarray) -> np.ndarray:
     from .moonshine import shared_encoder
 
     encoder = shared_encoder()
-    audio = _unit_samples(pcm)[None]
+    audio = unit_samples(pcm)[None]
     if audio.shape[1] < MIN_SAMPLES:
         audio = np.pad(audio, ((0, 0), (0, MIN_SAMPLES - audio.shape[1])))
     hidden = encoder.run(None, {"input_values": audio})[0][0]
@@ -72,7 +73,7 @@ def whisper_features(pcm: bytes | np.ndarray) -> np.ndarray:
     """An utterance -> ``(MOONSHINE_BINS, 512)``: Whisper base's encoder states, binned."""
     from .whisper_encoder import encode
 
-    return binned(encode(_unit_samples(pcm)), MOONSHINE_BINS)
+    return binned(encode(unit_samples(pcm)), MOONSHINE_BINS)
 
 
 def both_features(pcm: bytes | np.ndarray) -> np.ndarray:

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..commands import CommandSet
+from .front import unit_samples
 from .moonshine import END, HEAD_DIM, HEADS, LAYERS, START, VOCAB_SIZE, MoonshineModel
 
 __all__ = ["Transcriber", "Verdict", "segmentations"]
@@ -116,9 +117,9 @@ class Transcriber:
     def hear(self, pcm: bytes | np.ndarray, candidates: Iterable[str]) -> Verdict:
         """Moonshine's verdict on ``pcm`` for ``candidates`` (command ids; unknown ones ignored)."""
         began = time.perf_counter()
-        samples = np.frombuffer(pcm, dtype="<i2") if isinstance(pcm, bytes) else np.asarray(pcm)
-        audio = (samples.astype(np.float32) / 32768.0)[None]
-        if audio.shape[1] < 1600:  # under 0.1 s: pad, the encoder needs a few frames
+        audio = unit_samples(pcm)[None]
+        length = audio.shape[1]
+        if length < 1600:  # under 0.1 s: pad, the encoder needs a few frames
             audio = np.pad(audio, ((0, 0), (0, 1600 - audio.shape[1])))
         hidden = self.model.encoder.run(None, {"input_values": audio})[0]
         empty = np.zeros((1, HEADS, 0, HEAD_DIM), np.float32)
@@ -131,7 +132,7 @@ class Transcriber:
         outputs = self.model.decoder.run(None, feeds)
         first = _log_softmax(outputs[0][0, -1])
         cache = dict(zip(self._outputs[1:], outputs[1:], strict=True))
-        budget = min(MAX_TOKENS, 4 + math.ceil(TOKENS_PER_SECOND * samples.size / 16000))
+        budget = min(MAX_TOKENS, 4 + math.ceil(TOKENS_PER_SECOND * length / 16000))
         text, free = self._free(hidden, first, cache, budget)
         scores = self._forced(hidden, first, cache, [c for c in dict.fromkeys(candidates) if c in self._phrases])
         return Verdict(text, free, scores, 1000.0 * (time.perf_counter() - began))
