@@ -120,7 +120,7 @@ class Transcriber:
         audio = unit_samples(pcm)[None]
         length = audio.shape[1]
         if length < 1600:  # under 0.1 s: pad, the encoder needs a few frames
-            audio = np.pad(audio, ((0, 0), (0, 1600 - audio.shape[1])))
+            audio = np.pad(audio, ((0, 0), (0, 1600 - length)))
         hidden = self.model.encoder.run(None, {"input_values": audio})[0]
         empty = np.zeros((1, HEADS, 0, HEAD_DIM), np.float32)
         feeds = {"input_ids": np.array([[START]], np.int64), "encoder_hidden_states": hidden,
