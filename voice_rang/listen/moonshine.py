@@ -29,7 +29,7 @@ import numpy as np
 
 from .wheel_files import cache_dir, files_digest, package_folder
 
-__all__ = ["PACKAGE", "MoonshineModel", "MoonshineUnavailable", "cache_dir", "model_files", "prepare",
+__all__ = ["PACKAGE", "MoonshineModel", "MoonshineUnavailable", "model_files", "prepare",
            "shared_encoder"]
 
 PACKAGE = "moonshine_cpp"
