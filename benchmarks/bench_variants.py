@@ -5,7 +5,7 @@ averaging it over a speaker's likely differences let the live rule act on more c
     .venv/bin/python benchmarks/bench_variants.py --voices training-diphone
 
 Receives the rows of ``scores-<set>.jsonl``, the features the head read (``features-<set>.npz``)
-and the same utterances changed (``variants-<set>.npz``, :mod:`voice_rang.listen.variants`),
+and the same utterances changed (``variants-<set>.npz``, ``scripts/variants.py``),
 all from one ``score --variants`` run. Emits ``bench_neural``'s table: the live rule as decoded,
 and for each set of changes the rule again where the live rule did not act on an utterance, on
 the head's probabilities averaged over the utterance and its changed copies (acted on only when

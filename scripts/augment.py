@@ -9,8 +9,7 @@ Deterministic: every function takes a ``numpy.random.Generator``.
 from __future__ import annotations
 
 import numpy as np
-
-from voice_rang.listen.variants import resample, shift_formants
+from variants import resample, shift_formants  # beside this module: whoever imports it has scripts/ on the path
 
 RATE = 16000
 NOISES = ("white", "pink", "brown", "babble", "music")

@@ -9,7 +9,7 @@ alone, deterministically given ``--seed``.
 Steps: synthesise every command phrase and thousands of things that are not commands in the
 training voices (:mod:`command_corpus`; whole speakers held out), hear each take in a random room
 and noise (:mod:`augment`; half the training takes first made to sound like another speaker, their
-formants and pitch moved apart), embed each as play does (:func:`voice_rang.listen.embedding.features`),
+formants and pitch moved apart), embed each as play does (:func:`speech_embedding.features`),
 train the head (an ensemble of three small convolutional networks, label smoothing, masks over the
 embeddings: :mod:`train_head`), choose its two thresholds on takes held back from the *training* voices (never on
 held-out speakers), and write the weights with their hash into :mod:`voice_rang.listen.command_head`.
@@ -39,6 +39,9 @@ sys.path.insert(0, str(HERE.parent))
 import augment  # noqa: E402
 import command_corpus as corpus  # noqa: E402
 import recordings  # noqa: E402
+from fronts import whole_utterance_reader  # noqa: E402
+from speech_embedding import SpeechEmbedding, features  # noqa: E402
+from suppressed_takes import suppress_utterance  # noqa: E402
 
 from voice_rang.listen.command_head import (  # noqa: E402
     FRONT_BOTH,
@@ -47,9 +50,7 @@ from voice_rang.listen.command_head import (  # noqa: E402
     FRONT_WHISPER,
     HEARS_SUPPRESSED,
 )
-from voice_rang.listen.embedding import SpeechEmbedding, features  # noqa: E402
-from voice_rang.listen.front import moonshine_features, whole_utterance_reader  # noqa: E402
-from voice_rang.listen.suppress import suppress_utterance  # noqa: E402
+from voice_rang.listen.front import moonshine_features  # noqa: E402
 
 PACKAGE_MODEL = HERE.parent / "voice_rang" / "listen" / "models" / "command_head.npz"
 HEAD_MODULE = HERE.parent / "voice_rang" / "listen" / "command_head.py"
@@ -320,7 +321,7 @@ def main(argv: list[str] | None = None) -> int:
                              "voices (kokoro_voices.blends), a family of as many parts again")
     parser.add_argument("--suppressed", action="store_true",
                         help="train and tune on each take as heard through the noise suppressor "
-                             "(voice_rang.listen.suppress.suppress_utterance); the head says so, and "
+                             "(suppressed_takes.suppress_utterance); the head says so, and "
                              "the live path then feeds it that sound")
     parser.add_argument("--front", choices=(FRONT_EMBEDDING, FRONT_MOONSHINE, FRONT_WHISPER, FRONT_BOTH),
                         default=FRONT_EMBEDDING,

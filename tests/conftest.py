@@ -72,3 +72,21 @@ def tap(audio_server: AudioServer, speech: SpeechOutput) -> Iterator[SpeakerTap]
     """The test speaker's monitor, warmed up through ``speech``."""
     with warmed_up_tap(speech) as speaker:
         yield speaker
+
+
+SCRIPTS = Path(__file__).resolve().parent.parent / "scripts"
+"""The training scripts' folder: their modules import each other by name."""
+
+
+@pytest.fixture
+def script_fronts(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """The training and benchmark scripts' fronts (``scripts/fronts.py``: the speech embedding,
+    Whisper's encoder) added to the game's for one test, which leaves the game's as it was."""
+    from voice_rang.listen import front
+
+    monkeypatch.syspath_prepend(str(SCRIPTS))
+    monkeypatch.setattr(front, "_FRONTS", dict(front._FRONTS))
+    import fronts
+
+    fronts.register()
+    yield

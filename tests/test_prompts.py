@@ -13,7 +13,7 @@ import pytest
 from test_play import VOICE_RANG
 
 from voice_rang.commands import COMMAND_IDS, CommandSet, normalize
-from voice_rang.prompts import PromptsError, load_prompts, prompts_dir
+from voice_rang.prompts import PromptsError, available_languages, load_prompts, packaged_prompts, prompts_dir
 
 
 def to_toml(table: dict[str, Any], prefix: str = "") -> str:
@@ -125,5 +125,11 @@ def test_a_typed_only_list_that_cannot_work_is_refused_with_the_reason(
         load_prompts("zz", tmp_path)
 
 
-def test_prompts_dir_is_the_projects_prompts_folder() -> None:
+def test_the_prompts_are_package_data_and_a_folder_of_ones_own_overrides_them(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     assert (prompts_dir() / "en.toml").is_file()
+    assert available_languages() == available_languages(packaged_prompts())
+    assert {"en", "bn"} <= set(available_languages())
+    (tmp_path / "zz.toml").write_text('[commands]\n"turn" = ["turn"]\n', encoding="utf-8")
+    monkeypatch.setenv("VOICE_RANG_PROMPTS", str(tmp_path))
+    assert prompts_dir() == tmp_path and available_languages() == ["zz"]

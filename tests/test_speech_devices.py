@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -71,10 +72,26 @@ def test_doctor_without_sound_says_what_is_missing_and_exits_1() -> None:
     assert result.returncode == 1
     assert result.stderr == ""
     lines = result.stdout.splitlines()
-    assert lines[0].startswith("Speech synthesizer works: espeak-ng")
+    assert lines[0].startswith("Words load: Bengali (bn), English (en)")
+    assert lines[1] == "Voice models load: pocketsphinx and the command head on Moonshine's encoder."
+    assert lines[2].startswith("Speech synthesizer works: espeak-ng")
     assert any(line.startswith("No speaker or headphones found:") for line in lines)
     assert any(line.startswith("No microphone found: play by keyboard") for line in lines)
     assert lines[-1].startswith("Speech output missing:")
+
+
+def test_doctor_says_not_ready_with_the_fix_when_the_words_cannot_be_read(tmp_path: Path) -> None:
+    missing = run_doctor({**no_server_env(), "VOICE_RANG_PROMPTS": str(tmp_path)})
+    assert missing.returncode == 1 and missing.stderr == ""
+    lines = missing.stdout.splitlines()
+    fix = f"fix the prompts files in {tmp_path}, or unset VOICE_RANG_PROMPTS"
+    assert lines[0] == f"The game's words are missing (no en.toml in {tmp_path}): {fix}."
+    assert lines[-1] == f"Not ready: {fix}."
+    (tmp_path / "en.toml").write_text("[commands\n", encoding="utf-8")
+    broken = run_doctor({**no_server_env(), "VOICE_RANG_PROMPTS": str(tmp_path)})
+    assert broken.returncode == 1 and broken.stdout.splitlines()[0].startswith(
+        "The game's words cannot be read (en.toml is not valid TOML: ")
+    assert broken.stdout.splitlines()[-1].startswith("Not ready: ")
 
 
 @pytest.mark.audio
@@ -109,7 +126,7 @@ def test_doctor_on_a_frozen_sound_server_says_it_is_not_answering_and_exits_1() 
         server.stop()
     assert result.returncode == 1
     assert result.stderr == ""
-    lines = result.stdout.splitlines()
+    lines = [line for line in result.stdout.splitlines() if not line.startswith(("Words load", "Voice models"))]
     assert lines[0].startswith("The sound system is not answering"), lines
     assert sum("not answering" in line for line in lines) == 1, lines
     assert not any(line.startswith(("No speaker", "No microphone")) for line in lines), lines

@@ -1,6 +1,10 @@
-"""The noise suppressor the endpointer decides on: steady noise down, the voice kept."""
+"""The noise suppressor the endpointer decides on: steady noise down, the voice kept; and the
+training scripts' takes heard through it (``scripts/suppressed_takes.py``)."""
 
 from __future__ import annotations
+
+import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -9,7 +13,11 @@ from hypothesis import strategies as st
 from speech_samples import synthesize
 
 from voice_rang.listen.levels import energy_db
-from voice_rang.listen.suppress import NoiseSuppressor, UtteranceSuppressor, suppress_utterance
+from voice_rang.listen.suppress import NoiseSuppressor
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
+
+from suppressed_takes import UtteranceSuppressor, suppress_utterance
 
 FRAME = 640
 

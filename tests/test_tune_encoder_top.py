@@ -18,7 +18,7 @@ sys.path.insert(0, str(ROOT / "scripts"))
 
 @pytest.mark.parametrize("layers", [1, 2])
 def test_the_encoders_last_layers_run_in_torch_give_onnxruntimes_states(layers: int) -> None:
-    torch = pytest.importorskip("torch")
+    torch = pytest.importorskip("torch", reason="needs the train extra (scripts/dev train)")
     import onnxruntime as ort
     import tune_encoder_top as trial
 
@@ -35,7 +35,7 @@ def test_the_encoders_last_layers_run_in_torch_give_onnxruntimes_states(layers: 
 
 
 def test_the_encoder_top_trial_runs_end_to_end_on_a_tiny_set(tmp_path: Path) -> None:
-    pytest.importorskip("torch")
+    pytest.importorskip("torch", reason="needs the train extra (scripts/dev train)")
     work = ["--work", str(tmp_path)]
     made = subprocess.run([sys.executable, str(SCRIPT), *work, "data", "--tiny"],
                           capture_output=True, text=True, timeout=600)

@@ -221,17 +221,21 @@ def test_an_unknown_microphone_is_one_clear_line_and_play_goes_on_by_keyboard(au
         assert len(off) == 1 and off[0].endswith("Play by keyboard.")
 
 
-def test_a_speech_model_that_cannot_be_prepared_is_one_clear_line_and_play_goes_on_by_keyboard(
+def test_a_speech_model_that_cannot_be_prepared_is_one_clear_line_and_pocketsphinx_listens_alone(
         audio_server: AudioServer, tmp_path: Path) -> None:
     """Moonshine's encoder is converted into the user's cache; a cache that cannot hold it (here
-    a file where the folder should be) turns the voice off with one line, not a traceback."""
+    a file where the folder should be) costs the command head, said in one line, not a traceback,
+    and the grammar decoders listen alone."""
     blocked = tmp_path / "cache"
     blocked.write_text("not a folder")
     with voice_game(audio_server, env={"XDG_CACHE_HOME": str(blocked)}) as (process, lines, _):
-        assert lines.wait_for("Voice commands are off:", timeout=60), lines.lines
+        assert lines.wait_for("Voice commands are heard less well here:", timeout=60), lines.lines
+        assert lines.wait_for("Listening: say turn", timeout=60), lines.lines
         turn_and_quit_by_keyboard(process, lines)
-        off = [line for _, line in lines.lines if line.startswith("Voice commands are off")]
-        assert len(off) == 1 and "Moonshine's model could not be prepared" in off[0], off
+        plain = [line for _, line in lines.lines if line.startswith("Voice commands are heard less well")]
+        assert len(plain) == 1 and "Moonshine's model could not be prepared" in plain[0], plain
+        assert plain[0].endswith("so the game listens with pocketsphinx alone.")
+        assert not any(line.startswith("Voice commands are off") for _, line in lines.lines)
         assert process.stderr is not None and "Traceback" not in process.stderr.read()
 
 

@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import argparse
-import os
-import select
 import sys
 import time
 from contextlib import ExitStack
 
 from ..demo import demo_steps
-from ..keyboard import terminal_keys
+from ..keyboard import read_key, terminal_keys
 from ..narration import Narrator
 from ..table.loop import TableOutputs
 from . import UsageError
@@ -64,10 +62,12 @@ def _wait_for_speech(speech: object) -> None:
 
 def _read_key() -> str:
     fd = sys.stdin.fileno()
-    select.select([fd], [], [])
-    data = os.read(fd, 1)
-    if data == b"\x1b":
-        while select.select([fd], [], [], 0.03)[0]:
-            os.read(fd, 8)
+    try:
+        key = read_key(fd, None)
+    except EOFError:
+        return ""
+    if key == "\x1b":
+        while read_key(fd, 0.03):
+            pass
         return " "
-    return data.decode("utf-8", "replace").lower()
+    return key.lower()

@@ -1,9 +1,12 @@
 """``voice-rang doctor``: what works for speech and sound here, what is missing, how to fix it.
 
 One finding per line, the important words first ("Speech output works", "No microphone
-found"), the exact fix after a colon. Exit 0 when spoken output works, 1 when it does not; the
-game still runs as text then. Nothing here ends in a traceback: every check catches its own
-failure and says it in a sentence. The C libraries' start-up noise is kept off the terminal.
+found"), the exact fix after a colon. First what every game needs: its words (the prompts
+files installed with it) and, for voice commands, its models; an installation that cannot read
+them is "Not ready", with the fix. Exit 0 when the words load and spoken output works, 1 when
+either does not (the game still runs as text without speech). Nothing here ends in a traceback:
+every check catches its own failure and says it in a sentence. The C libraries' start-up noise
+is kept off the terminal.
 """
 
 from __future__ import annotations
@@ -59,6 +62,8 @@ def _check(args: argparse.Namespace, say: Callable[[str], None]) -> int:
     )
     from voice_rang.speech.devices import AudioDevice, describe_devices, list_devices
 
+    broken = _check_words(say)
+    broken = _check_listening(say) or broken
     synth_ok = _check_synthesizer(args, say)
 
     devices: list[AudioDevice] = []
@@ -69,7 +74,9 @@ def _check(args: argparse.Namespace, say: Callable[[str], None]) -> int:
         try:
             devices = answer_within(START_TIMEOUT_S, list_devices, name="doctor-devices")
         except ImportError:
-            say("No PyAudio: install it with scripts/dev setup (it needs portaudio19-dev).")
+            from voice_rang.listen.microphone import pyaudio_fix
+
+            say(f"No PyAudio, so no microphone and no PortAudio speaker: {pyaudio_fix()}.")
         except SoundSystemNotAnswering as error:
             stuck = True
             say(f"{error} Then run voice-rang doctor again.")
@@ -91,14 +98,92 @@ def _check(args: argparse.Namespace, say: Callable[[str], None]) -> int:
             "again.")
 
     speech_ok = False
-    if synth_ok and outputs:
+    if synth_ok and (outputs or _speaks_itself()):
         speech_ok = _check_speech(args, say)
+    if broken:
+        say(f"Not ready: {broken}.")
+        return 1
     if speech_ok:
         say("Ready: voice-rang will speak; screen-reader users can turn our voice off "
             "and read the lines instead.")
     else:
         say("Speech output missing: the game still works as text lines for your screen reader.")
     return 0 if speech_ok else 1
+
+
+REINSTALL = "reinstall voice-rang (pipx reinstall voice-rang; in a checkout, scripts/dev setup)"
+"""The fix for a file that came with the program and cannot be read."""
+
+
+def _speaks_itself() -> bool:
+    """Whether speech goes through the system's own voice (Windows, macOS), which needs no
+    device listed here."""
+    from voice_rang.speech.driver import speaks_through_driver
+
+    return speaks_through_driver()
+
+
+def _check_words(say: Callable[[str], None]) -> str:
+    """Whether every prompts file loads (the words of every message and command); the fix when
+    one does not, else ``""``."""
+    import os
+
+    from voice_rang.commands import CommandSet
+    from voice_rang.prompts import PromptsError, available_languages, load_prompts, prompts_dir
+
+    override = os.environ.get("VOICE_RANG_PROMPTS")
+    fix = (f"fix the prompts files in {override}, or unset VOICE_RANG_PROMPTS" if override
+           else REINSTALL)
+    languages = available_languages()
+    if "en" not in languages:
+        say(f"The game's words are missing (no en.toml in {prompts_dir()}): {fix}.")
+        return fix
+    try:
+        CommandSet.load("en")
+    except PromptsError as error:
+        say(f"The game's words cannot be read ({error}): {fix}.")
+        return fix
+    names = []
+    for language in languages:
+        try:
+            names.append(f"{load_prompts(language).name} ({language})")
+        except PromptsError:
+            continue  # said with the language's voice below
+    say(f"Words load: {', '.join(names)}.")
+    return ""
+
+
+def _check_listening(say: Callable[[str], None]) -> str:
+    """What voice commands will listen with here, the models loaded to be sure; the fix for a
+    model that came with the program and cannot be read, else ``""``. A model that has no
+    package for this computer is said, not a fault: pocketsphinx listens alone then."""
+    import importlib.util
+
+    if importlib.util.find_spec("pocketsphinx") is None:
+        say("Voice commands are off: pocketsphinx is not installed: pipx install --force voice-rang "
+            "(in a checkout, scripts/dev setup).")
+        return ""
+    from voice_rang.listen.command_head import CommandHead, ModelCorrupt
+    from voice_rang.listen.moonshine import MoonshineUnavailable, shared_encoder
+    from voice_rang.listen.neural import neural_front_missing
+
+    try:
+        CommandHead.released()
+    except ModelCorrupt as error:
+        say(f"The command model cannot be used ({error}): {REINSTALL}.")
+        return REINSTALL
+    why = neural_front_missing()
+    if why is not None:
+        say(f"Voice commands listen with pocketsphinx alone: {why} (it comes for Linux on x86_64); "
+            "they are heard less well in noise.")
+        return ""
+    try:
+        shared_encoder()
+    except MoonshineUnavailable as error:
+        say(f"Voice commands listen with pocketsphinx alone: {str(error).rstrip('.')}.")
+        return ""
+    say("Voice models load: pocketsphinx and the command head on Moonshine's encoder.")
+    return ""
 
 
 def _check_synthesizer(args: argparse.Namespace, say: Callable[[str], None]) -> bool:
@@ -170,11 +255,12 @@ def _check_language_voices(synth: Any, say: Callable[[str], None]) -> None:
 
 def _check_speech(args: argparse.Namespace, say: Callable[[str], None]) -> bool:
     from voice_rang.messages import Message
-    from voice_rang.speech.spoken import SpeechOutput, SpeechUnavailable
+    from voice_rang.speech.driver import open_spoken
+    from voice_rang.speech.spoken import SpeechUnavailable
 
     speech: Any = None
     try:
-        speech = SpeechOutput.open(voice=args.voice, device=_device_arg(args.device))
+        speech = open_spoken(voice=args.voice, device=_device_arg(args.device))
     except SpeechUnavailable as error:
         say(error.reason)
         return False

@@ -260,7 +260,7 @@ def run(args: argparse.Namespace) -> int:
     directory = voice_dir()
     if args.forget:
         return _forget(session, directory)
-    with models_usable():  # takes are checked with the models
+    with models_usable("enroll"):  # takes are checked with the models
         if args.import_dir:
             return _import(session, Path(args.import_dir), directory)
         return _record(session, directory)

@@ -1,5 +1,5 @@
-"""One line for a speech model that cannot be used, the same in every sub-command that loads the
-listening models (``recognize``, ``enroll``; ``play`` turns the voice off instead)."""
+"""One line for a speech model that cannot be used, the same in every sub-command that needs the
+command head (``enroll``; ``play`` and ``recognize`` listen with pocketsphinx alone instead)."""
 
 from __future__ import annotations
 
@@ -12,12 +12,18 @@ __all__ = ["models_usable"]
 
 
 @contextmanager
-def models_usable() -> Iterator[None]:
-    """Turn a damaged command head or a Moonshine model that cannot be prepared into a
-    :class:`UsageError` saying what to do."""
+def models_usable(command: str) -> Iterator[None]:
+    """A :class:`UsageError` saying what to do, before the work, where the command head cannot
+    be had here (its model has no package for this computer); and for a damaged command head or
+    a Moonshine model that cannot be prepared, during it."""
     from ..listen.command_head import ModelCorrupt
     from ..listen.moonshine import MoonshineUnavailable
+    from ..listen.neural import neural_front_missing
 
+    why = neural_front_missing()
+    if why is not None:
+        raise UsageError(f"{command} needs the neural command head, and {why}; voice commands "
+                         "are heard by pocketsphinx alone here, which takes no enrolled voice")
     try:
         yield
     except ModelCorrupt as error:

@@ -109,7 +109,8 @@ def open_speech(args: argparse.Namespace, outputs: TableOutputs, narrator: Narra
     if not words and not sounds_wanted(args):
         return None
     try:
-        from ..speech import SpeechOutput, SpeechUnavailable
+        from ..speech import SpeechUnavailable
+        from ..speech.driver import open_spoken
     except ImportError as error:  # pragma: no cover - broken installation
         outputs.say(narrator.say("answer", "speech_off", reason=f"{error}."))
         return None
@@ -121,13 +122,13 @@ def open_speech(args: argparse.Namespace, outputs: TableOutputs, narrator: Narra
 
     voice = args.voice or load_prompts(args.lang).voice
     try:
-        speech = SpeechOutput.open(voice=voice, rate=args.rate, volume=args.volume,
-                                   on_failure=lost, words=words)
+        speech = open_spoken(voice=voice, rate=args.rate, volume=args.volume, on_failure=lost, words=words)
     except SpeechUnavailable as error:
         outputs.say(narrator.say("answer", "speech_off", reason=str(error)))
         return None
     outputs.speech = speech
-    narrator.sounds = sounds_wanted(args)
+    # The system voice of Windows and macOS says words only: there the cues are words too.
+    narrator.sounds = sounds_wanted(args) and getattr(speech, "plays_cues", True)
     return speech
 
 
@@ -423,7 +424,8 @@ class VoiceStarter:
         if not within_time(partial(check_microphone, mic), "voice-check"):
             return
         try:
-            recognizer = live_recognizer(self._commands, language=self._args.lang)
+            recognizer = live_recognizer(self._commands, language=self._args.lang,
+                                         plain=lambda why: self._say("answer", "voice_plain", reason=why))
         except (ModelCorrupt, MoonshineUnavailable) as error:
             failed(f"{str(error).rstrip('.')}.")
             return

@@ -15,7 +15,6 @@ import math
 import sys
 
 from . import UsageError, chosen_commands
-from .models import models_usable
 
 __all__ = ["add_arguments", "run"]
 
@@ -44,10 +43,12 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(str(error)) from None
     allowed = chosen_commands(args.only, list(commands.phrases)) if args.only else None
     try:
-        with models_usable():
-            recognizer = live_recognizer(commands, language=args.language, personal=not args.no_personal)
+        recognizer = live_recognizer(commands, language=args.language, personal=not args.no_personal,
+                                     plain=lambda why: print(f"voice-rang recognize: listening with pocketsphinx "
+                                                             f"alone: {why}.", file=sys.stderr, flush=True))
     except ImportError as error:
-        raise UsageError(f"{error.name or 'a voice package'} is not installed (scripts/dev setup)") from None
+        raise UsageError(f"{error.name or 'a voice package'} is not installed: "
+                         "pipx install --force voice-rang (scripts/dev setup in a checkout)") from None
     status = 0
     for name in args.files:
         try:

@@ -1,5 +1,5 @@
 """Keyboard input: single keys in a terminal, or one command in words per line from a pipe."""
 
-from .keys import KeyReader, LineReader, key_name, terminal_keys
+from .keys import KeyReader, LineReader, key_name, read_key, terminal_keys
 
-__all__ = ["KeyReader", "LineReader", "key_name", "terminal_keys"]
+__all__ = ["KeyReader", "LineReader", "key_name", "read_key", "terminal_keys"]

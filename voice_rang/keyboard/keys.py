@@ -3,6 +3,10 @@
 In a terminal every key acts at once (space turns a card); from a pipe or an
 assistive tool each line is a command in words ("auto-reveal on"). Both end up as
 command ids through the same ``CommandSet``, the one the voice uses too.
+
+A Unix terminal is read through ``termios`` (character at a time, no echo); a Windows console,
+which has neither ``termios`` nor ``select`` on its input, through ``msvcrt``, whose keys come
+one at a time and unechoed already.
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ from typing import TextIO
 
 from ..commands import CommandSet
 
-__all__ = ["KeyReader", "LineReader", "key_name", "terminal_keys"]
+__all__ = ["KeyReader", "LineReader", "key_name", "read_key", "terminal_keys"]
 
 Deliver = Callable[[str], None]
 """Receives a command id, or what :meth:`~voice_rang.commands.CommandSet.as_typed` makes of other input."""
@@ -34,9 +38,18 @@ def key_name(char: str) -> str:
     return _NAMED.get(char, char.lower())
 
 
+WINDOWS = sys.platform == "win32"
+_POLL_S = 0.01
+"""How often a Windows console is asked whether a key is waiting."""
+
+
 @contextlib.contextmanager
 def terminal_keys(fd: int) -> Iterator[None]:
-    """Put the terminal into character-at-a-time mode without echo, and always restore it."""
+    """Put the terminal into character-at-a-time mode without echo, and always restore it (a
+    Windows console's keys are read that way already)."""
+    if WINDOWS:
+        yield
+        return
     import termios
     import tty
 
@@ -46,6 +59,35 @@ def terminal_keys(fd: int) -> Iterator[None]:
         yield
     finally:
         termios.tcsetattr(fd, termios.TCSADRAIN, saved)
+
+
+def read_key(fd: int, timeout: float | None) -> str:
+    """The next key typed (``""`` when none came within ``timeout`` seconds; ``None`` waits);
+    ``EOFError`` when input has ended. A Windows console's arrow and function keys come as
+    ``"\\x1b"`` and their second half, as a terminal's escape sequences do."""
+    if WINDOWS:
+        return _console_key(timeout)
+    ready, _, _ = select.select([fd], [], [], timeout)
+    if not ready:
+        return ""
+    data = os.read(fd, 1)
+    if not data:
+        raise EOFError
+    return data.decode("utf-8", "replace")
+
+
+def _console_key(timeout: float | None) -> str:
+    """A Windows console key (``msvcrt``, which cannot wait with a timeout: it is polled)."""
+    import msvcrt
+    import time
+
+    deadline = None if timeout is None else time.monotonic() + timeout
+    while not msvcrt.kbhit():  # type: ignore[attr-defined]
+        if deadline is not None and time.monotonic() >= deadline:
+            return ""
+        time.sleep(_POLL_S)
+    char: str = msvcrt.getwch()  # type: ignore[attr-defined]
+    return "\x1b" if char in ("\x00", "\xe0") else char
 
 
 class KeyReader:
@@ -67,13 +109,7 @@ class KeyReader:
         self._stop.set()
 
     def _read(self, timeout: float | None) -> str:
-        ready, _, _ = select.select([self._fd], [], [], timeout)
-        if not ready:
-            return ""
-        data = os.read(self._fd, 1)
-        if not data:
-            raise EOFError
-        return data.decode("utf-8", "replace")
+        return read_key(self._fd, timeout)
 
     def _run(self) -> None:
         try:

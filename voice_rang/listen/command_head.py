@@ -2,9 +2,10 @@
 "not a command".
 
 Receives: what :func:`.front.head_features` gives the head: ``(MOONSHINE_BINS, 416)`` states of
-Moonshine's encoder for the released head, ``(HEAD_FRAMES, 96)`` speech embeddings for the heads
-before it. Emits: :class:`HeadScores`. A small ensemble of networks (each two 1-D convolutions
-over time or a bidirectional GRU, pooled, and two dense layers; :class:`CommandHead`) trained by
+Moonshine's encoder for the released head (the heads before it read 20 speech embeddings of 96
+values, a front the training scripts keep). Emits: :class:`HeadScores`. A small ensemble of
+networks (each two 1-D convolutions over time or a bidirectional GRU, pooled, and two dense
+layers; :class:`CommandHead`) trained by
 ``scripts/train_command_head.py`` from synthetic voices alone, held-out speakers kept apart
 (docs/model-card.md). Its weights ship in the package (``models/command_head.npz``, about 1.2
 MB), are checked against :data:`WEIGHTS_SHA256` when loaded, and run in numpy.
@@ -30,15 +31,17 @@ NOT_A_COMMAND = ""
 HEARS_GIVEN = "given"
 """A head that learnt on the sound as the microphone gives it."""
 HEARS_SUPPRESSED = "suppressed"
-"""A head that learnt on each take through the noise suppressor (:mod:`.suppress`)."""
+"""A head that learnt on each take through the noise suppressor (:mod:`.suppress`; training's
+``--suppressed``)."""
 FRONT_EMBEDDING = "embedding"
-"""A head that reads the speech embedding (:mod:`.embedding`): the heads before the released one."""
+"""A head that reads the speech embedding: the heads before the released one (a head file that
+names no front is one of them). Its front is the training scripts' (``scripts/fronts.py``)."""
 FRONT_MOONSHINE = "moonshine"
 """A head that reads Moonshine's encoder states (:mod:`.front`): the released one."""
 FRONT_WHISPER = "whisper"
-"""A head that reads Whisper base's encoder states (:mod:`.whisper_encoder`), binned as Moonshine's."""
+"""A head that reads Whisper base's encoder states, binned as Moonshine's (a training trial's)."""
 FRONT_BOTH = "moonshine+whisper"
-"""A head that reads both encoders' binned states side by side."""
+"""A head that reads both encoders' binned states side by side (a training trial's)."""
 WEIGHTS_SHA256 = "acfda189cfa4ab150ffb0a28c9a1912f1b4a09c14fb158691765d5069dce7c40"
 """The hash of the released weights; ``scripts/train_command_head.py`` writes it here."""
 
@@ -152,7 +155,8 @@ class CommandHead:
         self.arch = str(weights["arch"]) if "arch" in weights else "conv"
         self.hears = str(weights["hears"]) if "hears" in weights else HEARS_GIVEN
         """The sound the head learnt on, so the one it must be fed: :data:`HEARS_GIVEN` (the
-        microphone's) or :data:`HEARS_SUPPRESSED` (through :class:`.suppress.UtteranceSuppressor`)."""
+        microphone's) or :data:`HEARS_SUPPRESSED` (through the noise suppressor, as the training
+        scripts' ``suppressed_takes.py`` hears a take)."""
         self.front = str(weights["front"]) if "front" in weights else FRONT_EMBEDDING
         """What the head reads of an utterance (:func:`.front.head_features`)."""
         count = int(weights["members"]) if "members" in weights else 1

@@ -20,9 +20,8 @@ from .results import Recognition
 if TYPE_CHECKING:
     from .command_head import HeadScores
     from .personal import PersonalMatch
-    from .transcriber import Verdict
 
-__all__ = ["Lean", "Rule", "decide", "hear_again", "said_again", "settle", "siblings"]
+__all__ = ["SETTLED", "Lean", "Rule", "decide", "said_again", "siblings"]
 
 Lean = tuple[str | None, float]
 """The head's likeliest command valid now and its probability (``None`` when none is valid)."""
@@ -96,17 +95,6 @@ class Rule:
     makes the listener forget what it heard before)."""
     use_head: bool = True
     """``False``: the grammar decoders alone (the release before the head, for comparison)."""
-    second_ear: bool = False
-    """Ask Moonshine (:mod:`.transcriber`) about an utterance the rule above did not act on, and
-    act on the command it finds when it is sure (:func:`settle`). Off: on the training voices'
-    new takes every setting of the two numbers below that heard more commands also took more
-    talk and near words (docs/voice-experiments.md, *A second ear*), so it is measured, not used."""
-    ear_within: float = 1.0
-    """The second ear's command may be at most this much less likely (natural log) than what
-    Moonshine would write itself. With ``ear_lead`` the strictest pair measured (the fewest
-    lines taken), not a chosen operating point: none passed."""
-    ear_lead: float = 8.0
-    """And at least this much likelier than the next candidate command."""
 
 
 def siblings(one: str, other: str) -> bool:
@@ -180,42 +168,9 @@ def decide(grammar: Recognition, scores: HeadScores | None, allowed: frozenset[s
     return replace(answer(None, False, "not a command"), guess=None)
 
 
-_SETTLED = _PASS_THROUGH | {"command", "not valid now"}
-"""Answers the second ear leaves alone: acted on, or ruled out by duration, by "said on its own",
-or as a command that cannot be done now."""
-
-
-def hear_again(result: Recognition, rule: Rule) -> bool:
-    """Whether :func:`decide`'s answer leaves the utterance to the second ear: nothing acted on,
-    and nothing that rules a command out whatever was said.
-
-    >>> said = Recognition(None, "[the] [cat]", False, 1.0, "not a command", 500.0)
-    >>> ear = Rule(second_ear=True)
-    >>> hear_again(said, ear), hear_again(replace(said, reason="too short"), ear), hear_again(said, Rule())
-    (True, False, False)
-    """
-    return rule.second_ear and result.command is None and result.reason not in _SETTLED
-
-
-def settle(result: Recognition, verdict: Verdict, allowed: frozenset[str] | None, rule: Rule) -> Recognition:
-    """:func:`decide`'s answer, or the second ear's command when Moonshine is sure of it: the
-    command's phrase nearly as likely as Moonshine's own transcription (``ear_within``) and
-    clearly likelier than any other candidate's (``ear_lead``). Otherwise the answer stands, so a
-    question stays a question and silence stays silence.
-
-    >>> from voice_rang.listen.transcriber import Verdict
-    >>> said = Recognition(None, "[burn]", True, 1.0, "unsure", 500.0, guess="turn")
-    >>> settle(said, Verdict("Turn.", -0.5, {"turn": -0.3, "stop": -9.0}), None, Rule()).command
-    'turn'
-    >>> settle(said, Verdict("Burn.", -0.5, {"turn": -6.0, "stop": -12.0}), None, Rule()).reason
-    'unsure'
-    """
-    command, within, lead = verdict.best()
-    if command is None or (allowed is not None and command not in allowed):
-        return result
-    if within < -rule.ear_within or lead < rule.ear_lead:
-        return result
-    return replace(result, command=command, unsure=False, reason="command", guess=command)
+SETTLED = _PASS_THROUGH | {"command", "not valid now"}
+"""Answers that nothing heard later changes: acted on, or ruled out by duration, by "said on its
+own", or as a command that cannot be done now."""
 
 
 def said_again(result: Recognition, lean: Lean, earlier: tuple[Recognition, Lean] | None,
@@ -256,7 +211,7 @@ def said_again(result: Recognition, lean: Lean, earlier: tuple[Recognition, Lean
     return replace(result, command=None, unsure=True, reason="unsure", guess=command, confidence=p)
 
 
-_LEFT_ALONE = _SETTLED | {"doubt"}
+_LEFT_ALONE = SETTLED | {"doubt"}
 """Answers :func:`said_again` leaves as they are: acted on, ruled out whatever was said (by
 duration, by "said on its own", or as a command that cannot be done now), and a question about
 two different commands, which the game already asks."""

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from .levels import energy_db
 from .results import Completion
 from .room import BETWEEN_MIN_MS, FLOOR_PERCENTILE, STEADY_MIN_FRAMES, STEADY_SPREAD_DB, Room
-from .suppress import NoiseSuppressor
+from .suppress import NoiseSuppressor, noise_suppressor
 from .voice_likelihood import VoiceLikelihood
 
 __all__ = [
@@ -172,7 +172,9 @@ class Endpointer:
         self._given = ear()
         if self._given.vad.frame_bytes != self.frame_bytes:
             raise ValueError(f"the voice detector cannot use {frame_ms} ms frames")
-        self._suppressed = ear(NoiseSuppressor()) if suppress and sample_rate == 16000 else None
+        # Where the suppressor's wheel is missing, the sound as given is the only one judged.
+        suppressor = noise_suppressor() if suppress and sample_rate == 16000 else None
+        self._suppressed = ear(suppressor) if suppressor is not None else None
         self.margin_db = ONSET_MARGIN_DB if margin_db is None else margin_db
         self._voice = _voice_likelihood() if neural_voice and sample_rate == 16000 else None
         self._history: deque[tuple[bytes, bool, float]] = deque(maxlen=max(1, preroll_ms // frame_ms))

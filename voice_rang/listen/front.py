@@ -2,31 +2,37 @@
 
 Receives: an utterance (PCM16 samples at 16 kHz) and a :class:`.command_head.CommandHead`. Emits
 the array that head scores: for the released head (``front = "moonshine"``), the states of
-Moonshine's English encoder averaged into :data:`MOONSHINE_BINS` equal spans of the utterance;
-for the heads before it, the last ``HEAD_FRAMES`` speech embeddings (:mod:`.embedding`; through
-the noise suppressor for a head that learnt on suppressed sound). Training, the player's takes
-and the live recogniser all call this, so a head is always fed what it learnt on.
+Moonshine's English encoder averaged into :data:`MOONSHINE_BINS` equal spans of the utterance.
+Training, the player's takes and the live recogniser all call this, so a head is always fed what
+it learnt on.
+
+Only the released head's front ships. Heads trained on other fronts (the speech embedding of the
+heads before it, Whisper's encoder in trials) are read by the training and benchmark scripts,
+which add their fronts with :func:`register_front`; a head file naming a front nobody added is
+refused in one sentence (:class:`.command_head.ModelCorrupt`), never half read.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Protocol
 
 import numpy as np
 
-from .command_head import FRONT_BOTH, FRONT_MOONSHINE, FRONT_WHISPER, HEARS_SUPPRESSED, CommandHead
-from .embedding import SpeechEmbedding, features
+from .command_head import FRONT_MOONSHINE, CommandHead, ModelCorrupt
 
 __all__ = [
     "MIN_SAMPLES",
     "MOONSHINE_BINS",
+    "Front",
+    "StreamingFront",
     "binned",
-    "both_features",
+    "front_of",
     "head_features",
     "moonshine_features",
+    "register_front",
     "unit_samples",
-    "whisper_features",
-    "whole_utterance_reader",
 ]
 
 MOONSHINE_BINS = 24
@@ -69,28 +75,64 @@ def moonshine_features(pcm: bytes | np.ndarray) -> np.ndarray:
     return binned(hidden, MOONSHINE_BINS)
 
 
-def whisper_features(pcm: bytes | np.ndarray) -> np.ndarray:
-    """An utterance -> ``(MOONSHINE_BINS, 512)``: Whisper base's encoder states, binned."""
-    from .whisper_encoder import encode
+class StreamingFront(Protocol):
+    """A front computed as the person speaks, so that at the endpoint little is left to do.
 
-    return binned(encode(unit_samples(pcm)), MOONSHINE_BINS)
+    Receives :meth:`start`, PCM16 frames through :meth:`feed`, :meth:`close` at the endpoint, then
+    :meth:`finish` (which may be asked again after more is fed). Emits what the head reads."""
+
+    @property
+    def samples(self) -> int:
+        """Samples of the utterance taken in so far."""
+        ...
+
+    def start(self) -> None:
+        """Forget the utterance before: a new one begins."""
+
+    def feed(self, pcm: bytes) -> None:
+        """The next frame of the utterance."""
+
+    def close(self) -> None:
+        """The utterance ended: take in whatever the front held back."""
+
+    def finish(self, leave_out: int = 0) -> np.ndarray:
+        """What the head reads of the utterance, leaving out its last ``leave_out`` samples."""
+        ...
 
 
-def both_features(pcm: bytes | np.ndarray) -> np.ndarray:
-    """An utterance -> ``(MOONSHINE_BINS, 416 + 512)``: both encoders' binned states side by side."""
-    return np.concatenate([moonshine_features(pcm), whisper_features(pcm)], axis=1)
+WholeReader = Callable[[bytes | np.ndarray, CommandHead], np.ndarray]
+"""A whole utterance, and the head that will read it -> what that head reads."""
 
 
-def whole_utterance_reader(front: str) -> Callable[[bytes | np.ndarray], np.ndarray] | None:
-    """What a head on ``front`` reads of a whole utterance; ``None`` for the speech embedding,
-    which is read as the person speaks."""
-    return {FRONT_MOONSHINE: moonshine_features, FRONT_WHISPER: whisper_features, FRONT_BOTH: both_features}.get(front)
+@dataclass(frozen=True)
+class Front:
+    """How heads on one front are fed."""
+
+    whole: WholeReader
+    """A whole utterance as the head reads it (training, the player's takes, and the live path
+    of a front without :attr:`stream`, which reads the utterance at the endpoint)."""
+    stream: Callable[[CommandHead], StreamingFront] | None = None
+    """A front the live path computes as the person speaks; ``None``: read whole at the end."""
 
 
-def head_features(pcm: bytes | np.ndarray, head: CommandHead, *, closing_ms: int | None = None) -> np.ndarray:
-    """``pcm`` as ``head`` reads it (``closing_ms``: the embedding's closing silence, play's by
-    default; a Moonshine head reads the utterance as it is)."""
-    if (read := whole_utterance_reader(head.front)) is not None:
-        return read(pcm)
-    kwargs = {} if closing_ms is None else {"closing_ms": closing_ms}
-    return features(pcm, SpeechEmbedding.shared(), suppressed=head.hears == HEARS_SUPPRESSED, **kwargs)
+_FRONTS: dict[str, Front] = {FRONT_MOONSHINE: Front(lambda pcm, head: moonshine_features(pcm))}
+
+
+def register_front(name: str, front: Front) -> None:
+    """Let heads that read ``name`` be fed by ``front`` (the scripts' fronts of heads not shipped)."""
+    _FRONTS[name] = front
+
+
+def front_of(head: CommandHead) -> Front:
+    """How ``head`` is fed; :class:`.command_head.ModelCorrupt` in one sentence for a front this
+    program does not have."""
+    front = _FRONTS.get(head.front)
+    if front is None:
+        raise ModelCorrupt(f"the command model reads the {head.front!r} front, which this version "
+                           f"does not ship (it reads {', '.join(sorted(_FRONTS))})")
+    return front
+
+
+def head_features(pcm: bytes | np.ndarray, head: CommandHead) -> np.ndarray:
+    """``pcm`` as ``head`` reads it."""
+    return front_of(head).whole(pcm, head)

@@ -1,7 +1,7 @@
 """Hands-free play: a background thread that turns microphone audio into command ids.
 
-Receives audio from PyAudio (16 kHz mono PCM16, 20 ms frames; SpeechRecognition measures the
-ambient noise once at start); emits calls: ``on_command(id)`` for a confident, currently valid
+Receives audio from PyAudio (16 kHz mono PCM16, 20 ms frames; the endpointer learns the
+room's noise as it listens); emits calls: ``on_command(id)`` for a confident, currently valid
 command, ``on_unsure(result)`` when someone probably spoke to the game but it is not sure what
 (``result.guess`` is the command it half heard, so the game can ask), ``on_too_noisy(result)``
 when it heard a command but the room is too noisy to trust it,
@@ -21,6 +21,7 @@ own narration can never become a command.
 from __future__ import annotations
 
 import math
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -36,7 +37,7 @@ from .recognizer import SAMPLE_RATE, Recognition, Recognizer
 from .results import StreamingRecognizer, continues_talk
 
 __all__ = ["ECHO_TAIL_S", "HUNG_AFTER_S", "TURN_TAKING_GAP_S", "MicrophoneUnavailable",
-           "VoiceListener", "check_microphone", "find_microphone"]
+           "VoiceListener", "check_microphone", "find_microphone", "pyaudio_fix"]
 
 FRAME_MS = 20
 ECHO_TAIL_S = 0.3
@@ -348,13 +349,27 @@ class _MicrophoneLost(Exception):
     """The stream failed mid-game (unplugged, taken away)."""
 
 
+def pyaudio_fix(platform: str = sys.platform) -> str:
+    """How to get PyAudio, which opens the microphone, on ``platform``: a wheel on Windows, built
+    from source against PortAudio elsewhere (``pyproject.toml``'s ``voice`` extra).
+
+    >>> pyaudio_fix("darwin")
+    "brew install portaudio, then pipx install --force 'voice-rang[voice]'"
+    """
+    if platform == "win32":
+        return "pipx install --force voice-rang"
+    if platform == "darwin":
+        return "brew install portaudio, then pipx install --force 'voice-rang[voice]'"
+    return ("sudo apt-get install portaudio19-dev python3-dev, then pipx install --force 'voice-rang[voice]' "
+            "(in a checkout, scripts/dev setup)")
+
+
 def _pyaudio() -> Any:
     """The PyAudio module; :class:`MicrophoneUnavailable` with one sentence if it is missing."""
     try:
         import pyaudio
     except ImportError:
-        raise MicrophoneUnavailable("Voice input needs PyAudio, which is not installed; "
-                                    "install it to play by voice.") from None
+        raise MicrophoneUnavailable(f"Voice input needs PyAudio, which is not installed: {pyaudio_fix()}.") from None
     return pyaudio
 
 

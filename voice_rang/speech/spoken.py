@@ -81,6 +81,9 @@ class SpeechOutput(Playback):
     lost (longer than a sleeping PulseAudio sink's two-second wake-up).
     """
 
+    plays_cues = True
+    """Sound cues play on the same stream as the words (the system voice cannot play them)."""
+
     def __init__(
         self,
         *,

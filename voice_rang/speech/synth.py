@@ -38,7 +38,9 @@ __all__ = [
     "SynthUnavailable",
     "Synthesizer",
     "VoiceInfo",
+    "checked_voice",
     "open_synthesizer",
+    "voice_infos",
 ]
 
 ChunkSink = Callable[[bytes], bool]
@@ -88,7 +90,8 @@ class Synthesizer(Protocol):
         ...
 
 
-def _voice_infos(raw_voices: Any) -> list[VoiceInfo]:
+def voice_infos(raw_voices: Any) -> list[VoiceInfo]:
+    """pyttsx3's voices as :class:`VoiceInfo` (its drivers give languages as bytes or text)."""
     infos = []
     for voice in raw_voices or []:
         languages: tuple[str, ...] = ()
@@ -100,7 +103,7 @@ def _voice_infos(raw_voices: Any) -> list[VoiceInfo]:
     return infos
 
 
-def _checked_voice(voices: list[VoiceInfo], voice: str) -> str:
+def checked_voice(voices: list[VoiceInfo], voice: str) -> str:
     """The id of the voice asked for, or one sentence saying there is none."""
     found = _match_voice(voices, voice)
     if found is None:
@@ -184,11 +187,11 @@ class EspeakSynth:
     def voices(self) -> list[VoiceInfo]:
         with _espeak_lock:
             if self._voices is None:
-                self._voices = _voice_infos(self._driver_class.getProperty("voices"))
+                self._voices = voice_infos(self._driver_class.getProperty("voices"))
             return list(self._voices)
 
     def check_voice(self, voice: str) -> str:
-        return _checked_voice(self.voices(), voice)
+        return checked_voice(self.voices(), voice)
 
     def default_voice(self) -> str | None:
         """The voice used when none is asked for (pyttsx3's choice at start-up)."""
@@ -276,10 +279,10 @@ class FileSynth:
 
     def voices(self) -> list[VoiceInfo]:
         with self._lock:
-            return _voice_infos(self._engine.getProperty("voices"))
+            return voice_infos(self._engine.getProperty("voices"))
 
     def check_voice(self, voice: str) -> str:
-        return _checked_voice(self.voices(), voice)
+        return checked_voice(self.voices(), voice)
 
     def render(
         self, text: str, sink: ChunkSink, *, rate: int, volume: float, voice: str | None

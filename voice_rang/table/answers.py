@@ -19,7 +19,7 @@ from .history import step_history
 
 if TYPE_CHECKING:
     from ..engine import Game
-    from .table import Outputs, SeatKind
+    from .outputs import Outputs, SeatKind
 
 __all__ = ["Conversation", "ListenerAnswers"]
 

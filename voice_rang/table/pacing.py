@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from .table import Outputs
+    from .outputs import Outputs
 
 __all__ = ["FLOOR_HOLD_S", "LISTENER_BEHIND_S", "Pacing"]
 

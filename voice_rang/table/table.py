@@ -12,18 +12,17 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable
-from typing import Any, Literal, Protocol
+from typing import Any
 
 from ..engine import Event, Game
 from ..messages import Message
 from ..narration import Narrator
 from .answers import ListenerAnswers
+from .outputs import Outputs, SeatKind
 from .pacing import Pacing
 
 __all__ = ["EventLog", "Outputs", "SeatKind", "Table"]
 
-SeatKind = Literal["person", "computer", "remote"]
-"""``remote``: a person at another device, whose commands arrive with their seat (:meth:`Table.handle`)."""
 EventLog = Callable[[list[Event]], None]
 """Receives each batch of events, for ``--log``."""
 Reply = Callable[[int, str, str, "int | None", dict[str, Any]], None]
@@ -31,23 +30,6 @@ Reply = Callable[[int, str, str, "int | None", dict[str, Any]], None]
 seat's own device to narrate in its own words."""
 GUESS_WINDOW_S = 10.0
 """How long "Did you say turn?" waits for its yes: a yes said later answers nothing."""
-
-
-class Outputs(Protocol):
-    """Where messages go, and the few speech controls the table needs."""
-
-    def say(self, message: Message) -> None: ...
-
-    def stop(self) -> None:
-        """Silence speech now (barge-in, or ``stop``)."""
-
-    def busy(self) -> bool:
-        """True while speech is still playing: computer seats wait for it."""
-
-    def faster(self) -> int | None:
-        """Speed speech up; the new rate, or ``None`` when nothing speaks."""
-
-    def slower(self) -> int | None: ...
 
 
 class Table(ListenerAnswers, Pacing):

@@ -1,9 +1,11 @@
-"""Load the words of one language from ``prompts/<lang>.toml``: data, not code.
+"""Load the words of one language from ``<lang>.toml`` beside this module: data, not code.
 
 Everything the program says (``[messages]``), every phrase it accepts
 (``[commands]``), the phrases it accepts typed but does not listen for
 (``[listen] typed_only``) and every key it maps (``[keys]``) lives there, so a
-new language is a new file and nothing else.
+new language is a new file and nothing else. The files are package data, read
+through :mod:`importlib.resources`, so a wheel, ``pipx install`` and a checkout
+all find them the same way.
 """
 
 from __future__ import annotations
@@ -14,33 +16,53 @@ import string
 import sys
 from dataclasses import dataclass
 from functools import cache
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
 if sys.version_info >= (3, 11):
+    from importlib.resources.abc import Traversable
+
     import tomllib
 else:  # pragma: no cover - Python 3.10
+    from importlib.abc import Traversable
+
     import tomli as tomllib
 
-__all__ = ["Prompts", "PromptsError", "available_languages", "load_prompts", "prompts_dir"]
+__all__ = ["Prompts", "PromptsError", "PromptsFolder", "available_languages", "load_prompts", "packaged_prompts",
+           "prompts_dir"]
 
 
 class PromptsError(ValueError):
     """A prompts file that is missing or malformed."""
 
 
-def prompts_dir() -> Path:
-    """Where prompts files live: ``$VOICE_RANG_PROMPTS`` or the project's ``prompts/``."""
+PromptsFolder = Path | Traversable
+"""A folder of prompts files: a path given by the player, or the package's own data (which
+:mod:`importlib.resources` may hand out as something other than a path)."""
+
+
+def packaged_prompts() -> Traversable:
+    """The prompts files installed with the program (``voice_rang/prompts/*.toml``)."""
+    return resources.files(__name__)
+
+
+def prompts_dir() -> PromptsFolder:
+    """Where prompts files live: ``$VOICE_RANG_PROMPTS`` (a translator's own folder), or the ones
+    installed with the program."""
     override = os.environ.get("VOICE_RANG_PROMPTS")
     if override:
         return Path(override)
-    return Path(__file__).resolve().parent.parent / "prompts"
+    return packaged_prompts()
 
 
-def available_languages(directory: Path | None = None) -> list[str]:
+def available_languages(directory: PromptsFolder | None = None) -> list[str]:
     """Language codes that have a prompts file."""
     folder = directory or prompts_dir()
-    return sorted(path.stem for path in folder.glob("*.toml"))
+    if not folder.is_dir():
+        return []
+    return sorted(entry.name[:-len(".toml")] for entry in folder.iterdir()
+                  if entry.name.endswith(".toml") and entry.is_file())
 
 
 @dataclass(frozen=True)
@@ -62,7 +84,7 @@ class Prompts:
 
 
 @cache
-def load_prompts(language: str = "en", directory: Path | None = None) -> Prompts:
+def load_prompts(language: str = "en", directory: PromptsFolder | None = None) -> Prompts:
     """Read and check ``<language>.toml``.
 
     >>> load_prompts("en").commands["turn"][0]
@@ -91,7 +113,7 @@ def load_prompts(language: str = "en", directory: Path | None = None) -> Prompts
     if isinstance(fallback, str) and fallback != language:
         # A message or command the file does not have yet is said and heard as in the fallback
         # language, so a sentence added to en.toml never breaks a game in another language.
-        base = load_prompts(fallback, directory)
+        base = load_prompts(fallback, directory)  # type: ignore[arg-type]  # paths and resources hash
         messages = _merged(base.messages, messages)
         missing = {c: p for c, p in base.commands.items() if c not in commands}
         commands = {**commands, **missing}
@@ -154,7 +176,7 @@ REFERENCE_LANGUAGE = "en"
 
 
 def _reference_messages() -> dict[str, Any]:
-    path = Path(__file__).resolve().parent.parent / "prompts" / f"{REFERENCE_LANGUAGE}.toml"
+    path = packaged_prompts() / f"{REFERENCE_LANGUAGE}.toml"
     messages: dict[str, Any] = tomllib.loads(path.read_text(encoding="utf-8"))["messages"]
     return messages
 
@@ -234,7 +256,7 @@ def _complete(name: str, language: str, messages: dict[str, Any]) -> dict[str, A
     if language == REFERENCE_LANGUAGE:
         more = f" and {len(problems) - 1} more" if len(problems) > 1 else ""
         raise PromptsError(f"{name}: the message {problems[0]} is missing or malformed{more}; "
-                           "restore it from the project's prompts file")
+                           "restore it from the prompts file installed with voice-rang")
     filled = copy.deepcopy(messages)
     for dotted in problems:
         parts = dotted.split(".")

