@@ -2,8 +2,9 @@
 
 Each file goes through the live pipeline (endpointer, streaming decoder, rejection), so what it
 prints is what the game would have done. One line per file; ``--json`` gives one object per line:
-``{"file", "command", "heard", "ms", "unsure", "reason", "snr_db", "warp"}`` (``snr_db`` is null
-for silence; ``warp`` is the vocal tract warp the answer was heard through). A file that cannot
+``{"file", "command", "heard", "ms", "unsure", "reason", "snr_db", "warp", "confidence", "personal"}``
+(``snr_db`` is null for silence; ``warp`` is the vocal tract warp the answer was heard through;
+``confidence`` the decision rule's own; ``personal`` whether the player's enrolled takes decided it). A file that cannot
 be read gets one line saying why, and the exit code is 1; the others are still decoded.
 """
 

@@ -80,8 +80,8 @@ def check_takes(takes: list[np.ndarray], head: CommandHead | None = None) -> lis
 
 
 def _pooled(take: np.ndarray, head: CommandHead) -> np.ndarray:
-    """A take as the unit vector of the head's pooled embeddings, heard as the head learnt to
-    hear (through the suppressor for a head that learnt on suppressed sound)."""
+    """A take as the unit vector of the head's pooled features, heard through the front the head
+    learnt on."""
     return _unit(head.pooled(head_features(take, head)))
 
 
@@ -161,5 +161,5 @@ class PersonalVoice:
         return PersonalMatch(None, value, margin)
 
     def match(self, utterance: np.ndarray, allowed: frozenset[str] | None = None) -> PersonalMatch:
-        """``utterance``: its ``(HEAD_FRAMES, 96)`` embeddings."""
+        """``utterance``: the head's front features of one take (``(24, 416)`` for the released head)."""
         return self.match_pooled(self.head.pooled(utterance), allowed)

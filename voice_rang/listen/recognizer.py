@@ -8,8 +8,8 @@ narration; never a command word or a homophone of one). Both branches compete in
 search, so their scores are comparable by construction: an utterance is a command only when the
 command path beats every sequence of ordinary words. Two such decoders run side by side on the
 same audio, one lenient (the garbage loop is expensive) and one strict (cheap): both agreeing is a
-command; only the lenient one finding a command is *unsure* (the game says "I didn't catch that"
-and does nothing); neither is not a command (silently ignored). Each pair of decoders hears the
+command; only the lenient one finding a command is *unsure* (the game asks "Did you say …?" and
+acts only on a yes); neither is not a command (silently ignored). Each pair of decoders hears the
 audio through one of a few vocal tract length warps (:attr:`Tuning.warps`), so that a child's or
 a deep voice meets the adult model half way; the warp whose lenient decoder scores the utterance
 best gives the answer, unless it heard no whole command and two other warps hear the same one.
@@ -82,7 +82,7 @@ _WORD = re.compile(r"[a-z']+")
 class Tuning:
     """The numbers rejection hangs on (natural-log units per garbage word, before the language
     weight). Chosen by ``bench_recognition.py --sweep`` on the tuning speakers (flite and festival
-    kal, awb, rms) and checked on a held-out speaker (slt): see ``docs/voice.md``."""
+    kal, awb, rms) and checked on a held-out speaker (slt): see ``docs/voice-experiments.md``."""
 
     lenient_garbage: float = -11.0
     strict_garbage: float = -9.0
@@ -109,14 +109,14 @@ class Tuning:
     """Drop ordinary words after a command when they are only its echo dying away in the room
     (:func:`.levels.is_echo`). Without it, in a room of 0.8 s reverberation the corpus's commands
     came back right about half the time: the echo was spelled as a word ("stop [all]") and the
-    command taken for talk (``bench_recognition.py --no-echo-tails``; docs/voice.md)."""
+    command taken for talk (``bench_recognition.py --no-echo-tails``; docs/voice-experiments.md)."""
     warp_vote: bool = True
     """When the warp that fits best hears no whole command, two other warps that each hear the
     same whole command, with no warp leaning to any other, outvote it (:func:`_outvoted`). The
     best fit is chosen on small score differences, and across a room it is often the warp that
     spells the echo as a word: on the corpus's room copies this took commands heard from about
     72 % to 76 %, with dry speech and false accepts unchanged (``bench_recognition.py
-    --no-warp-vote``; docs/voice.md). One warp alone never outvotes the best: that heard more
+    --no-warp-vote``; docs/voice-experiments.md). One warp alone never outvotes the best: that heard more
     commands but made about one more real person's word in fifty a command."""
     min_fit: float = -0.006
     """The poorest acoustic fit a command may have and still be acted on: the mean, over the
@@ -127,13 +127,13 @@ class Tuning:
     then the game asks. Set just under the poorest-fitting command heard right on the tuning
     speakers' dry and room recordings (-0.0056); recordings of people saying what their
     transcripts say fit far better (a median of -0.0012 a recording, none of 746 under this),
-    while the talk of theirs taken for a command fitted at a median of -0.0048 (docs/voice.md,
+    while the talk of theirs taken for a command fitted at a median of -0.0048 (docs/voice-experiments.md,
     ``bench_recognition.py --min-fit=-inf``)."""
     min_snr_db: float = 20.0
     """Below this signal-to-noise ratio (the endpointer's measure) a command is *too noisy*: never
     acted on, and the player is told why. The bundled model is fragile in noise: on the 10 dB
     copies of the corpus it took about one noisy command in five for the wrong one and a third of
-    noisy talk for a command (``bench_recognition.py``; see docs/voice.md). Speech close to the
+    noisy talk for a command (``bench_recognition.py``; see docs/voice-experiments.md). Speech close to the
     microphone in a quiet room stands 30 dB or more above the noise and is not affected."""
 
 
