@@ -60,9 +60,9 @@ class Rule:
     off", :func:`siblings`), the grammar's command stands if the head gives it at least this much.
     The head pools the whole utterance (24 spans of Moonshine's encoder) and confuses commands that
     differ only in their last word; the grammar decoders hear that word. On new takes of the
-    training voices every such case was "auto reveal on" and "off" taken one for the other by the head (the head giving the
-    grammar's command 0.21-0.33), and the grammar was right; where the head leant to a command
-    of another kind the grammar was wrong (the head giving its command 0.01-0.08). The worst
+    training voices every such case was "auto reveal on" and "off" taken one for the other by
+    the head (the head giving the grammar's command 0.21-0.33), and the grammar was right; where
+    the head leant to a command of another kind the grammar was wrong (the head giving its command 0.01-0.08). The worst
     this can do is a wrong setting, never a card turned or a game quit. ``1.0``: the game always
     asks then."""
     noisy_db: float = 6.0
