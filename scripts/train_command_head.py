@@ -338,14 +338,14 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--talk-copies is a number of rooms, 1 or more (0 for the default), not {args.talk_copies}")
     if args.tiny:
         args.takes, args.copies, args.epochs, args.members = 3, 1, 3, 2
-    from train_head import Recipe, fit, thresholds  # the torch half, imported only here
-
     parts = [cached("train", args, seed) for seed in (args.seed, *args.more)]
     if args.radio_takes:
         parts.append(cached("radio", args, args.seed + 500))
     if args.data_only:
         cached("tune", args, args.seed + 1000)
         return 0
+    from train_head import Recipe, fit, thresholds  # the torch half: making the takes needs none of it
+
     train = {key: np.concatenate([part[key] for part in parts]) for key in parts[0]}
     tune = cached("tune", args, args.seed + 1000)
     labels = ("", *sorted({c for c, _ in corpus.command_phrases()}))
