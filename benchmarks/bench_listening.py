@@ -33,9 +33,10 @@ from random import Random
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from voice_rang.engine import DECK, Game, GameOver, Reshuffled, Revealed  # noqa: E402
+from voice_rang.games.rang_milanti import DECK, Game, GameOver, Reshuffled, Revealed  # noqa: E402
+from voice_rang.games.rang_milanti.narration import RangMilantiNarrator  # noqa: E402
 from voice_rang.messages import Message  # noqa: E402
-from voice_rang.narration import VERBOSITIES, Narrator  # noqa: E402
+from voice_rang.narration import VERBOSITIES  # noqa: E402
 from voice_rang.prompts import load_prompts  # noqa: E402
 from voice_rang.speech.cues import cue_pcm  # noqa: E402
 from voice_rang.speech.pcm import trim_leading_silence, trim_trailing_silence  # noqa: E402
@@ -90,7 +91,7 @@ def reveals(seed: int, seats: int) -> list[list[object]]:
 
 def measure(clock: Clock, groups: list[list[object]], language: str, seats: int,
             verbosity: str, sounds: bool) -> dict[str, object]:
-    narrator = Narrator.load(language, seats=seats, verbosity=verbosity, sounds=sounds)  # type: ignore[arg-type]
+    narrator = RangMilantiNarrator.load(language, seats=seats, verbosity=verbosity, sounds=sounds)  # type: ignore[arg-type]
     every, misses = [], []
     for group in groups:
         seconds = sum(clock.message(message) for event in group
@@ -110,7 +111,7 @@ def measure(clock: Clock, groups: list[list[object]], language: str, seats: int,
     }
 
 
-def _misses_of_every_suit(narrator: Narrator, chained: bool) -> Iterator[Revealed]:
+def _misses_of_every_suit(narrator: RangMilantiNarrator, chained: bool) -> Iterator[Revealed]:
     """A miss of each suit onto each other suit, at a reveal whose number is not said; with
     ``chained`` the narrator has just spoken of the card underneath (each miss is yielded right
     after, so narrate it before asking for the next)."""
@@ -139,7 +140,7 @@ def main() -> int:
     rows = [measure(clock, groups, args.lang, args.seats, verbosity, sounds)
             for verbosity in VERBOSITIES for sounds in (False, True)]
     baseline = next(r for r in rows if r["verbosity"] == "normal" and not r["sounds"])
-    prompt = Narrator.load(args.lang, seats=args.seats, sounds=True).turn_prompt(0, False)
+    prompt = RangMilantiNarrator.load(args.lang, seats=args.seats, sounds=True).turn_prompt(0, False)
     prompt_s = round(clock.message(prompt), 2)
     print(f"One {args.seats}-seat game, seed {args.seed}, {len(groups)} reveals, language "
           f"{args.lang}, {DEFAULT_RATE} wpm; spoken seconds per reveal (median):")
@@ -154,7 +155,7 @@ def main() -> int:
     # (after a reshuffle, an answer, the turn prompt).
     chained, named = (statistics.median(
         clock.message(narrator.event(miss)[0]) for miss in _misses_of_every_suit(narrator, chain))
-        for narrator in [Narrator.load(args.lang, seats=args.seats, verbosity="brief", sounds=True)]
+        for narrator in [RangMilantiNarrator.load(args.lang, seats=args.seats, verbosity="brief", sounds=True)]
         for chain in (True, False))
     print(f"Goals, brief with sounds: {brief['median_s']} s a reveal (goal 1.5), "
           f"{brief['miss_median_s']} s a miss (goal 0.8); a miss is {chained:.2f} s said as its new "

@@ -35,8 +35,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from voice_rang.engine import Game, GameOver
-from voice_rang.narration import Narrator
+from voice_rang.games.rang_milanti import Game, GameOver
+from voice_rang.games.rang_milanti.narration import RangMilantiNarrator
+from voice_rang.games.rang_milanti.play import RangMilantiPlay
 from voice_rang.net.host import HostBridge
 from voice_rang.net.server import HostServer, Limits
 from voice_rang.table import SeatKind, Table
@@ -58,8 +59,9 @@ def plain_run(games: int, seed: int, beat: float = 0.0) -> tuple[int, float]:
     for number in range(games):
         rng = Random(seed + number)
         kinds: list[SeatKind] = ["person"] + ["computer"] * GUESTS
-        narrator = Narrator.load("en", seats=SEATS, listener=0, kinds=kinds)
-        table = Table(narrator, lambda n, rng=rng: Game(SEATS, rng, number=n), null_outputs(), kinds=kinds,
+        narrator = RangMilantiNarrator.load("en", seats=SEATS, listener=0, kinds=kinds)
+        play = RangMilantiPlay(narrator, lambda n, rng=rng: Game(SEATS, rng, number=n), len(kinds))
+        table = Table(narrator, play, null_outputs(), kinds=kinds,
                       beat=beat, interactive=False, log=lambda events: None)
         inbox: queue.Queue[Inbox] = queue.Queue()
         inbox.put("auto-reveal on")
@@ -112,7 +114,7 @@ def hosted_run(games: int, seed: int, beat: float = 0.0) -> tuple[int, float, li
     rng = Random(seed)
     seeds = iter(range(seed, seed + games))
     kinds: list[SeatKind] = ["person"] + ["computer"] * GUESTS
-    narrator = Narrator.load("en", seats=SEATS, listener=0, kinds=kinds)
+    narrator = RangMilantiNarrator.load("en", seats=SEATS, listener=0, kinds=kinds)
     inbox: queue.Queue[Inbox] = queue.Queue()
     ended = threading.Event()
     marks: dict[str, float] = {}
@@ -137,7 +139,8 @@ def hosted_run(games: int, seed: int, beat: float = 0.0) -> tuple[int, float, li
                     inbox.put("yes")
 
     bridge = HostBridge(narrator, log)
-    table = Table(narrator, new_game, null_outputs(), kinds=kinds, beat=beat, interactive=True, log=bridge.record)
+    table = Table(narrator, RangMilantiPlay(narrator, new_game, len(kinds)), null_outputs(), kinds=kinds, beat=beat,
+                  interactive=True, log=bridge.record)
     server = HostServer(SEATS, CODE, bridge.hooks(), send_to_table=inbox.put, cap=5000, page_words={},
                         limits=Limits(rate=1000.0, burst=1000.0))
     port = server.start("127.0.0.1", 0)

@@ -6,7 +6,7 @@ In one process, for each seat count, three runs are interleaved over several rep
 
 * **bare**: the rules written here as a plain loop over lists of ints (a card is just its
   suit), no events, no objects: the fastest honest Python for these rules;
-* **engine**: ``voice_rang.simulate.simulate(...)`` without a log;
+* **engine**: ``voice_rang.games.rang_milanti.simulate.simulate(...)`` without a log;
 * **engine+log**: the same with every event written to a real file as JSON Lines, the code
   path of ``voice-rang simulate --jsonl``.
 
@@ -32,8 +32,8 @@ from random import Random
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from voice_rang.engine.game import Game
-from voice_rang.simulate import percentile, simulate
+from voice_rang.games.rang_milanti.game import Game
+from voice_rang.games.rang_milanti.simulate import percentile, simulate
 
 CAP = 5000
 SUITS = [index // 13 for index in range(52)]  # the engine's deck order: 13 clubs, 13 diamonds …

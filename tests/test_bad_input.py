@@ -17,12 +17,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from voice_rang.commands import CommandSet
-from voice_rang.engine import Game
-from voice_rang.engine.log import LogError, decode_line, encode_events
+from voice_rang.games.rang_milanti import Game
+from voice_rang.games.rang_milanti.log import LogError, decode_line, encode_events
+from voice_rang.games.rang_milanti.narration import RangMilantiNarrator
+from voice_rang.games.rang_milanti.play import RangMilantiPlay
 from voice_rang.keyboard import LineReader, key_name
 from voice_rang.listen.wavfile import WavError, read_wav_16k
 from voice_rang.messages import Message
-from voice_rang.narration import Narrator
 from voice_rang.prompts import PromptsError, load_prompts, prompts_dir
 from voice_rang.table import Table
 
@@ -58,9 +59,9 @@ def test_any_text_parses_to_a_known_command_or_to_nothing(text: str) -> None:
 
 def _table() -> tuple[Table, Silent]:
     outputs = Silent()
-    narrator = Narrator.load("en", seats=2, listener=0)
-    table = Table(narrator, lambda number: Game(2, Random(1), number=number), outputs,
-                  kinds=["person", "computer"])
+    narrator = RangMilantiNarrator.load("en", seats=2, listener=0)
+    table = Table(narrator, RangMilantiPlay(narrator, lambda number: Game(2, Random(1), number=number), 2),
+                  outputs, kinds=["person", "computer"])
     table.start()
     outputs.said.clear()
     return table, outputs
@@ -162,7 +163,7 @@ def test_a_damaged_prompts_file_is_one_clear_error(data: st.DataObject) -> None:
     except PromptsError as error:
         assert str(error) and "\n" not in str(error)
     else:  # what loads is complete: every message the game can say is there
-        narrator = Narrator(prompts=prompts, seats=2, listener=0)
+        narrator = RangMilantiNarrator(prompts=prompts, seats=2, listener=0)
         for section, key in (("answer", "unknown"), ("answer", "resumed"), ("prompt", "your_turn")):
             assert narrator.say(section, key, 0, game=1, n=2).text
 

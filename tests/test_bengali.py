@@ -12,8 +12,8 @@ from rules_checker import check_file
 from test_play import TEXT_ENV, VOICE_RANG
 
 from voice_rang.commands import CommandSet, normalize
-from voice_rang.engine import DECK, Card, Game
-from voice_rang.narration import Narrator
+from voice_rang.games.rang_milanti import DECK, Card, Game
+from voice_rang.games.rang_milanti.narration import RangMilantiNarrator
 from voice_rang.prompts import load_prompts, prompts_dir, tomllib
 
 BENGALI = re.compile(r"[\u0980-\u09FF]")
@@ -58,7 +58,7 @@ def test_a_bengali_text_game_from_a_pipe_plays_to_the_end_in_bengali(tmp_path: P
 def test_bengali_cards_are_named_as_at_home() -> None:
     top = [Card("QD"), Card("AS")]
     game = Game(2, Random(0), deck=top + [c for c in DECK if c not in top])
-    narrator = Narrator.load("bn", seats=2, verbosity="brief")
+    narrator = RangMilantiNarrator.load("bn", seats=2, verbosity="brief")
     first = narrator.event(game.reveal()[0])[0].text
     second = narrator.event(game.reveal()[0])[0].text
     assert first == "তুমি: রুইতনের বিবি, নতুন গাদা। ৫,০০০-এর মধ্যে ১ নম্বর চাল।"
@@ -120,7 +120,7 @@ def test_doctor_says_whether_a_bengali_voice_is_installed() -> None:
 def test_a_bengali_join_line_keeps_the_address_typeable_and_a_code_typed_in_bengali_digits_is_accepted() -> None:
     from voice_rang.net.server import plain_code
 
-    narrator = Narrator.load("bn", seats=3, listener=0, verbosity="normal", cap=5000,
+    narrator = RangMilantiNarrator.load("bn", seats=3, listener=0, verbosity="normal", cap=5000,
                              kinds=["person", "computer", "computer"])
     line = narrator.say("net", "join_at", address="http://192.168.1.20:8765", code="4 7 1 9").text
     assert "http://192.168.1.20:8765" in line
@@ -135,6 +135,8 @@ def test_a_bengali_game_is_played_by_keys_in_a_real_terminal(tmp_path: Path) -> 
                                        "--seed", "21", "--log", str(log)],
                           env=TEXT_ENV, encoding="utf-8", timeout=30, dimensions=(40, 200))
     try:
+        child.expect_exact(bn["answer"]["which_game"])  # no game named, at a terminal: asked
+        child.send("1")
         child.expect_exact(bn["prompt"]["your_turn"])
         child.send(" ")
         child.expect_exact("৫,০০০-এর মধ্যে ১ নম্বর চাল।")

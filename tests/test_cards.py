@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from voice_rang.engine.cards import DECK, Card, DeckError, Rank, Suit, parse_card, parse_deck
+from voice_rang.cards import DECK, Card, DeckError, Rank, Suit, parse_card, parse_deck
 
 
 def test_deck_holds_52_distinct_cards_13_of_each_suit() -> None:

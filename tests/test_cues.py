@@ -11,13 +11,13 @@ import numpy as np
 import pytest
 from cue_finder import RATE, cue_template, ncc
 
-from voice_rang.engine import DECK, Card, Game, GameOver, Reshuffled, Revealed
-from voice_rang.narration import Narrator
+from voice_rang.games.rang_milanti import DECK, Card, Game, GameOver, Reshuffled, Revealed
+from voice_rang.games.rang_milanti.narration import RangMilantiNarrator
 from voice_rang.speech.cues import CUE_NAMES, cue_pcm, duration, is_cue
 
 DISTINCT = ["miss", "miss you", "capture you 6", "capture other 6", "capture you 20",
             "capture other 20", "your turn", "reshuffle", "out", "won", "lost", "not caught",
-            "listening on", "listening off"]
+            "listening on", "listening off", "trump", "court"]
 
 
 def heard_in(signal: np.ndarray, name: str) -> float:
@@ -91,7 +91,7 @@ def stacked(*first: str) -> Game:
 
 def test_with_sounds_a_brief_miss_onto_the_card_just_announced_is_its_cue_and_the_new_suit() -> None:
     game = stacked("KH", "KS", "2S")
-    narrator = Narrator.load("en", seats=2, verbosity="brief", sounds=True)
+    narrator = RangMilantiNarrator.load("en", seats=2, verbosity="brief", sounds=True)
     first = narrator.event(game.reveal()[0])[0]
     assert first.text == "You: the king of hearts, new pile. Reveal 1 of 5,000." and first.cue == ""
     miss = narrator.event(game.reveal()[0])[0]
@@ -104,7 +104,7 @@ def test_with_sounds_a_brief_miss_onto_the_card_just_announced_is_its_cue_and_th
 
 def test_with_sounds_a_brief_miss_names_both_suits_when_something_else_was_said_in_between() -> None:
     game = stacked("KH", "KS", "2D")
-    narrator = Narrator.load("en", seats=2, verbosity="brief", sounds=True)
+    narrator = RangMilantiNarrator.load("en", seats=2, verbosity="brief", sounds=True)
     narrator.event(game.reveal()[0])
     narrator.say("answer", "stopped")
     miss = narrator.event(game.reveal()[0])[0]
@@ -114,7 +114,7 @@ def test_with_sounds_a_brief_miss_names_both_suits_when_something_else_was_said_
 
 def test_with_sounds_a_brief_miss_names_both_suits_after_a_reshuffle() -> None:
     game = stacked("KH", "KS")
-    narrator = Narrator.load("en", seats=2, verbosity="brief", sounds=True)
+    narrator = RangMilantiNarrator.load("en", seats=2, verbosity="brief", sounds=True)
     narrator.event(game.reveal()[0])
     narrator.event(Reshuffled(seat=1, cards=4))
     assert narrator.event(game.reveal()[0])[0].text == "Spades on hearts."
@@ -122,7 +122,7 @@ def test_with_sounds_a_brief_miss_names_both_suits_after_a_reshuffle() -> None:
 
 def test_without_sounds_the_narration_is_as_before() -> None:
     game = stacked("KH", "KS")
-    narrator = Narrator.load("en", seats=2, verbosity="brief")
+    narrator = RangMilantiNarrator.load("en", seats=2, verbosity="brief")
     game.reveal()
     miss = narrator.event(game.reveal()[0])[0]
     assert miss.text == "Guest 1: the king of spades on the king of hearts, miss. Reveal 2 of 5,000."
@@ -130,7 +130,7 @@ def test_without_sounds_the_narration_is_as_before() -> None:
 
 
 def test_with_sounds_the_reveal_number_comes_every_50_near_the_cap_and_at_full() -> None:
-    narrator = Narrator.load("en", seats=2, sounds=True, cap=400)
+    narrator = RangMilantiNarrator.load("en", seats=2, sounds=True, cap=400)
     said = [n for n in range(1, 401) if narrator.number_due(n)]
     assert said == [1, 50, 100, 150, 200, 250, 300, 350, *range(351, 401)]
     narrator.verbosity = "full"
@@ -142,7 +142,7 @@ def test_with_sounds_the_reveal_number_comes_every_50_near_the_cap_and_at_full()
 
 def test_a_whole_game_with_sounds_tells_every_event_by_its_cue() -> None:
     game = Game(3, Random(5))
-    narrator = Narrator.load("en", seats=3, sounds=True, verbosity="brief")
+    narrator = RangMilantiNarrator.load("en", seats=3, sounds=True, verbosity="brief")
     seen: set[str] = set()
     while not game.is_over:
         for event in game.reveal():
@@ -165,9 +165,9 @@ def test_a_whole_game_with_sounds_tells_every_event_by_its_cue() -> None:
 
 
 def test_the_demo_explains_each_sound_right_after_it_is_first_heard() -> None:
-    from voice_rang.demo import demo_steps
+    from voice_rang.games.rang_milanti.demo import demo_steps
 
-    messages = [m for step in demo_steps(Narrator.load("en", seats=2, sounds=True)) for m in step]
+    messages = [m for step in demo_steps(RangMilantiNarrator.load("en", seats=2, sounds=True)) for m in step]
     explained: list[str] = []
     for index, message in enumerate(messages):
         if message.kind == "sound lesson":
@@ -177,20 +177,21 @@ def test_the_demo_explains_each_sound_right_after_it_is_first_heard() -> None:
     assert len(explained) == len(set(explained))
     heard = {" ".join(p for p in m.cue.split() if not p.isdigit()) for m in messages if m.cue}
     assert set(explained) == heard
-    quiet = [m for step in demo_steps(Narrator.load("en", seats=2)) for m in step]
+    quiet = [m for step in demo_steps(RangMilantiNarrator.load("en", seats=2)) for m in step]
     assert not any(m.cue or m.kind == "sound lesson" for m in quiet)
 
 
 def test_the_sounds_command_switches_cues_and_is_refused_without_a_speaker() -> None:
     from test_table import RecordingOutputs
 
+    from voice_rang.games.rang_milanti.play import RangMilantiPlay
     from voice_rang.table import Table
 
     def table(can_sound: bool) -> tuple[Table, RecordingOutputs]:
         outputs = RecordingOutputs()
-        narrator = Narrator.load("en", seats=2, verbosity="brief")
-        made = Table(narrator, lambda number: Game(2, Random(3), number=number), outputs,
-                     kinds=["person", "computer"], beat=0.0, can_sound=can_sound)
+        narrator = RangMilantiNarrator.load("en", seats=2, verbosity="brief")
+        made = Table(narrator, RangMilantiPlay(narrator, lambda number: Game(2, Random(3), number=number), 2),
+                     outputs, kinds=["person", "computer"], beat=0.0, can_sound=can_sound)
         made.start()
         return made, outputs
 

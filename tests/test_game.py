@@ -16,9 +16,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from voice_rang.engine.cards import DECK, Card, DeckError, Suit
-from voice_rang.engine.events import Dealt, Event, GameOver, Reshuffled, Revealed, WentOut
-from voice_rang.engine.game import DEFAULT_CAP, Game, GameFinished, seat_names
+from voice_rang.cards import DECK, Card, DeckError, Suit
+from voice_rang.games.rang_milanti.events import Dealt, Event, GameOver, Reshuffled, Revealed, WentOut
+from voice_rang.games.rang_milanti.game import DEFAULT_CAP, Game, GameFinished, seat_names
 
 # ----- building stacked decks ------------------------------------------------------------------
 

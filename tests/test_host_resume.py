@@ -16,8 +16,8 @@ import pytest
 from net_game import WAIT_S, Process, env_for, joined, start_guest, start_host
 from rules_checker import check_file
 
-from voice_rang.engine import Event, Game
-from voice_rang.engine.log import encode_events
+from voice_rang.games.rang_milanti import Event, Game
+from voice_rang.games.rang_milanti.log import encode_events
 from voice_rang.net.resume import host_record, read_host_save
 from voice_rang.table.save import SavedGame, SaveError, read_save, write_save
 

@@ -15,10 +15,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from voice_rang.engine.cards import DECK, Card
-from voice_rang.engine.events import Event
-from voice_rang.engine.game import Game
-from voice_rang.engine.log import LogError, decode_line, encode_events
+from voice_rang.cards import DECK, Card
+from voice_rang.games.rang_milanti.events import Event
+from voice_rang.games.rang_milanti.game import Game
+from voice_rang.games.rang_milanti.log import LogError, decode_line, encode_events
 
 sys.path.insert(0, str(Path(__file__).parent))
 from rules_checker import check_file, check_lines

@@ -10,19 +10,20 @@ import pytest
 from test_table import RecordingOutputs
 
 from voice_rang.commands import CommandSet
-from voice_rang.engine import Game, Revealed
+from voice_rang.games.rang_milanti import Game, Revealed
+from voice_rang.games.rang_milanti.narration import RangMilantiNarrator
+from voice_rang.games.rang_milanti.play import RangMilantiPlay
 from voice_rang.listen.recognizer import Recognition
 from voice_rang.messages import Message
-from voice_rang.narration import Narrator
 from voice_rang.table import Table
 from voice_rang.table.loop import INPUT_ENDED, Guess, Inbox, run_table
 
 
 def table_and_log() -> tuple[Table, RecordingOutputs, list[Revealed]]:
     outputs, reveals = RecordingOutputs(), list[Revealed]()
-    narrator = Narrator.load("en", seats=2, listener=0, kinds=["person", "computer"])
-    table = Table(narrator, lambda number: Game(2, Random(3), number=number), outputs,
-                  kinds=["person", "computer"], beat=0.0, interactive=False,
+    narrator = RangMilantiNarrator.load("en", seats=2, listener=0, kinds=["person", "computer"])
+    table = Table(narrator, RangMilantiPlay(narrator, lambda number: Game(2, Random(3), number=number), 2),
+                  outputs, kinds=["person", "computer"], beat=0.0, interactive=False,
                   log=lambda events: reveals.extend(e for e in events if isinstance(e, Revealed)))
     return table, outputs, reveals
 
@@ -38,7 +39,7 @@ def test_a_guess_from_the_voice_is_asked_about_and_the_yes_turns_the_card() -> N
 
 
 def test_an_unsure_answer_from_the_microphone_becomes_a_question_not_a_move() -> None:
-    from voice_rang.cli.play import VoiceStarter
+    from voice_rang.cli.device import VoiceStarter
 
     table, _, _ = table_and_log()
     inbox: queue.Queue[Inbox] = queue.Queue()
@@ -55,7 +56,7 @@ def test_an_unsure_answer_from_the_microphone_becomes_a_question_not_a_move() ->
 def test_a_guess_from_words_that_are_not_the_command_is_asked_about_by_the_commands_name() -> None:
     """The head or the player's takes may guess "turn" where the decoders heard other words (or
     music): the question names what a yes would do, never "[don't]"."""
-    from voice_rang.cli.play import VoiceStarter
+    from voice_rang.cli.device import VoiceStarter
 
     table, _, _ = table_and_log()
     inbox: queue.Queue[Inbox] = queue.Queue()
@@ -73,7 +74,7 @@ def test_a_missing_microphone_is_said_before_the_recogniser_is_loaded(monkeypatc
     that voice commands are off with the game's first lines, not after the first cards."""
     import voice_rang.listen.microphone as microphone
     import voice_rang.listen.neural as neural
-    from voice_rang.cli.play import VoiceStarter
+    from voice_rang.cli.device import VoiceStarter
 
     class NoDevices:
         """A sound system with no device at all. Not the process's own PortAudio: started here,

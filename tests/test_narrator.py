@@ -6,14 +6,15 @@ import re
 
 import pytest
 
-from voice_rang.engine import Card, Dealt, GameOver, Reshuffled, Revealed, WentOut
+from voice_rang.games.rang_milanti import Card, Dealt, GameOver, Reshuffled, Revealed, WentOut
+from voice_rang.games.rang_milanti.narration import RangMilantiNarrator, SeatView
 from voice_rang.messages import Priority
-from voice_rang.narration import Narrator, SeatView
+from voice_rang.narration import Narrator
 
 
-def narrator(**options: object) -> Narrator:
+def narrator(**options: object) -> RangMilantiNarrator:
     options.setdefault("seats", 3)
-    return Narrator.load("en", **options)
+    return RangMilantiNarrator.load("en", **options)
 
 
 def texts(messages: list) -> list[str]:
@@ -153,3 +154,13 @@ def test_narration_never_names_a_card_that_is_not_face_up(seat: int) -> None:
     ranks = "ace|two|three|four|five|six|seven|eight|nine|ten|jack|queen|king"
     named = re.findall(rf"the (?:{ranks}) of (?:clubs|diamonds|hearts|spades)", text)
     assert named == ["the two of clubs", "the three of diamonds"]
+
+
+def test_the_shared_narrator_knows_no_game_and_rang_milanti_builds_on_it() -> None:
+    plain = Narrator.load("en", seats=4, partners=True)
+    assert not any(hasattr(plain, name) for name in ("event", "turn_prompt", "status", "number_due", "cap"))
+    assert (plain.seat_name(2), plain.card(Card("QD"))) == ("your partner", "the queen of diamonds")
+    talk = RangMilantiNarrator.load("en", seats=2, cap=300)
+    assert type(talk) is RangMilantiNarrator and isinstance(talk, Narrator)
+    # Rang Milanti's cap fills in every message it says, the table's answers included.
+    assert talk.say("answer", "input_ended", n=3).text.endswith("stopping at reveal 3 of 300.")

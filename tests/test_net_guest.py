@@ -11,8 +11,8 @@ from typing import cast
 
 from test_table import RecordingOutputs
 
-from voice_rang.engine import Event, Game
-from voice_rang.narration import Narrator
+from voice_rang.games.rang_milanti import Event, Game
+from voice_rang.games.rang_milanti.narration import RangMilantiNarrator
 from voice_rang.net.client import ConnectionLost
 from voice_rang.net.guest import GuestSession
 from voice_rang.net.protocol import PROTOCOL_VERSION, Published, Seats, Turn, Welcome
@@ -37,8 +37,8 @@ def five_reveals_heard() -> tuple[GuestSession, RecordingOutputs, list[Event], G
     reveals = [game.reveal() for _ in range(8)]
     logged: list[Event] = []
     outputs = RecordingOutputs()
-    session = GuestSession(GuestView(Narrator.load("en", seats=2)), cast(TableOutputs, outputs), lambda _: True,
-                           queue.Queue(), log=logged.extend)
+    session = GuestSession(GuestView(RangMilantiNarrator.load("en", seats=2)), cast(TableOutputs, outputs),
+                           lambda _: True, queue.Queue(), log=logged.extend)
     session.take(welcome([game.dealt], game))
     for events in reveals[:5]:
         session.take(Published(events=events))
@@ -76,13 +76,13 @@ def test_a_page_coming_back_to_a_resumed_host_hears_the_reveals_made_again_once(
     page's hello how far it was narrated."""
     game = Game(2, Random(4))
     reveals = [game.reveal() for _ in range(8)]
-    before = GuestView(Narrator.load("en", seats=2, listener=1))
+    before = GuestView(RangMilantiNarrator.load("en", seats=2, listener=1))
     said = before.messages(welcome([game.dealt], game))
     for events in reveals[:5]:
         said += before.messages(Published(events=events))
     heard = (before.game, before.events_seen)  # what its last narration told the page
 
-    again = GuestView(Narrator.load("en", seats=2, listener=1), heard=heard)
+    again = GuestView(RangMilantiNarrator.load("en", seats=2, listener=1), heard=heard)
     said += again.messages(welcome([game.dealt] + [event for events in reveals[:3] for event in events], game))
     for events in reveals[3:]:
         said += again.messages(Published(events=events))
@@ -90,7 +90,8 @@ def test_a_page_coming_back_to_a_resumed_host_hears_the_reveals_made_again_once(
     numbers = [int(m.group(1)) for line in said if (m := re.search(r"Reveal (\d+) of 5,000\.$", line.text))]
     assert numbers == list(range(1, 9))
     assert again.reveals == 8 and again.stacks == list(game.stack_counts())
-    fresh = GuestView(Narrator.load("en", seats=2, listener=1))  # a page that says nothing: told all it missed
+    # a page that says nothing: told all it missed
+    fresh = GuestView(RangMilantiNarrator.load("en", seats=2, listener=1))
     lines = fresh.messages(welcome([game.dealt] + [event for events in reveals[:3] for event in events], game))
     assert any("Reveal 3 of 5,000." in line.text for line in lines)
 
@@ -98,7 +99,7 @@ def test_a_page_coming_back_to_a_resumed_host_hears_the_reveals_made_again_once(
 def a_guest(language: str = "en", can_sound: bool = False) -> tuple[GuestSession, RecordingOutputs]:
     game = Game(2, Random(4))
     outputs = RecordingOutputs()
-    session = GuestSession(GuestView(Narrator.load(language, seats=2)), cast(TableOutputs, outputs),
+    session = GuestSession(GuestView(RangMilantiNarrator.load(language, seats=2)), cast(TableOutputs, outputs),
                            lambda _: True, queue.Queue(), can_sound=can_sound)
     session.take(welcome([game.dealt], game))
     return session, outputs
@@ -115,7 +116,7 @@ def test_a_guest_turns_its_own_sounds_on_and_off_where_it_can_play_them() -> Non
 def test_a_guest_without_speech_is_told_sounds_need_an_output() -> None:
     session, outputs = a_guest()
     session.handle("sounds on")
-    assert outputs.texts[-1] == Narrator.load("en", seats=2).say("answer", "sounds_no_output").text
+    assert outputs.texts[-1] == RangMilantiNarrator.load("en", seats=2).say("answer", "sounds_no_output").text
     assert not session.narrator.sounds
 
 

@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from voice_rang.engine import Game
-from voice_rang.narration import Narrator
+from voice_rang.games.rang_milanti import Game
+from voice_rang.games.rang_milanti.narration import RangMilantiNarrator
 from voice_rang.net.client import AddressError, parse_address
 from voice_rang.net.protocol import (
     Command,
@@ -87,7 +87,7 @@ def welcome(seat: int, events: list, game: Game) -> Welcome:
 
 def test_a_guest_hears_its_own_cards_as_yours_and_its_turn_prompt() -> None:
     game = Game(3, Random(4))
-    view = GuestView(Narrator.load("en", seats=2))
+    view = GuestView(RangMilantiNarrator.load("en", seats=2))
     view.messages(msgspec.structs.replace(welcome(1, [], game), started=False, turn=None))
     lines = view.messages(Published(events=[game.dealt], turn=Turn(0, False)))
     assert lines[0].text.endswith("The host turns first.")
@@ -103,7 +103,7 @@ def test_a_guest_hears_its_own_cards_as_yours_and_its_turn_prompt() -> None:
 
 def test_coming_back_says_only_the_last_few_messages_missed_and_keeps_the_board() -> None:
     game, events = game_so_far(20)
-    view = GuestView(Narrator.load("en", seats=2))
+    view = GuestView(RangMilantiNarrator.load("en", seats=2))
     lines = [m.text for m in view.messages(welcome(2, events, game))]
     assert lines[0] == "Joined: you are guest 2, at a table of 3 seats."
     assert lines[1].startswith("While you were away: ")

@@ -8,8 +8,9 @@ from typing import Any
 
 from test_table import Clock, RecordingOutputs
 
-from voice_rang.engine import Event, Game, Revealed
-from voice_rang.narration import Narrator
+from voice_rang.games.rang_milanti import Event, Game, Revealed
+from voice_rang.games.rang_milanti.narration import RangMilantiNarrator
+from voice_rang.games.rang_milanti.play import RangMilantiPlay
 from voice_rang.table import SeatKind, Table
 
 
@@ -17,8 +18,9 @@ def remote_table(seats: int = 3, seed: int = 2) -> tuple[Table, RecordingOutputs
                                                          list[Event], Clock]:
     kinds: list[SeatKind] = ["person"] + ["remote"] * (seats - 1)
     outputs, clock, replies, events = RecordingOutputs(), Clock(), [], []
-    narrator = Narrator.load("en", seats=seats, listener=0, kinds=kinds)
-    table = Table(narrator, lambda n: Game(seats, Random(seed), number=n), outputs, kinds=kinds, beat=1.0,
+    narrator = RangMilantiNarrator.load("en", seats=seats, listener=0, kinds=kinds)
+    table = Table(narrator, RangMilantiPlay(narrator, lambda n: Game(seats, Random(seed), number=n), seats),
+                  outputs, kinds=kinds, beat=1.0,
                   clock=clock, log=events.extend)
     table.reply = lambda *answer: replies.append(answer)
     table.start()

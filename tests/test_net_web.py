@@ -12,8 +12,8 @@ import pytest
 from net_game import Process, joined, start_guest, start_host
 from rules_checker import check_file
 
-from voice_rang.engine import Card, Revealed
-from voice_rang.narration import Narrator
+from voice_rang.games.rang_milanti import Card, Revealed
+from voice_rang.games.rang_milanti.narration import RangMilantiNarrator
 
 pytestmark = pytest.mark.slow
 
@@ -43,7 +43,7 @@ def reveals(log: Path) -> list[dict[str, object]]:
 
 def sentence(event: dict[str, object]) -> str:
     """The words the narration uses for that reveal, as guest 1 hears them."""
-    narrator = Narrator.load("en", seats=2, listener=1)
+    narrator = RangMilantiNarrator.load("en", seats=2, listener=1)
     under = event["under"]
     revealed = Revealed(int(event["n"]), int(event["seat"]), Card(str(event["card"])),  # type: ignore[call-overload]
                         None if under is None else Card(str(under)), bool(event["match"]), int(event["moved"]),  # type: ignore[call-overload]

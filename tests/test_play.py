@@ -15,7 +15,7 @@ import pexpect
 import pytest
 from interrupt import default_sigint
 
-from voice_rang.engine import DECK
+from voice_rang.games.rang_milanti import DECK
 
 VOICE_RANG = shutil.which("voice-rang", path=str(Path(sys.executable).parent)) or "voice-rang"
 TEXT_ENV = {**os.environ, "NO_COLOR": "1", "TERM": "dumb"}
@@ -106,6 +106,8 @@ def test_ctrl_c_mid_game_says_in_one_line_where_it_stopped_and_how_to_go_on(tmp_
     child = pexpect.spawn(VOICE_RANG, ["play", "--text", "--no-listen", "--beat", "0", "--seed", "21"],
                           env=env, encoding="utf-8", timeout=30, dimensions=(40, 200), preexec_fn=default_sigint)
     try:
+        child.expect_exact("Which game? Press 1 for Rang Milanti, 2 for Court Piece.")
+        child.send("1")
         child.expect("Your turn: say turn, or press space.")
         child.send(" ")
         child.expect(r"Reveal 1 of 5,000\.")
@@ -150,8 +152,8 @@ def test_bad_input_gives_one_clear_line_and_exit_code_two(args: list[str], messa
 
 def test_whole_game_by_keys_in_a_real_terminal(tmp_path: Path) -> None:
     log = tmp_path / "keys.jsonl"
-    child = pexpect.spawn(VOICE_RANG, ["play", "--text", "--no-listen", "--beat", "0", "--seed", "21",
-                                       "--log", str(log)],
+    child = pexpect.spawn(VOICE_RANG, ["play", "rang-milanti", "--text", "--no-listen", "--beat", "0", "--seed",
+                                       "21", "--log", str(log)],
                           env=TEXT_ENV, encoding="utf-8", timeout=30, dimensions=(40, 200))
     try:
         child.expect("Keys: space turns")

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from voice_rang.engine import DECK
+from voice_rang.games.rang_milanti import DECK
 from voice_rang.table.save import (
     Keeper,
     SavedGame,

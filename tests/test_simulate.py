@@ -1,4 +1,4 @@
-"""``voice-rang simulate`` and ``voice_rang.simulate``: reproducible, summarised, the rules' figures.
+"""``voice-rang simulate`` and ``voice_rang.games.rang_milanti.simulate``: reproducible, summarised, the rules' figures.
 
 No timed assertions: speed is measured by ``benchmarks/bench_simulate.py``, not here.
 """
@@ -16,7 +16,7 @@ import pytest
 
 from voice_rang.cli import main
 from voice_rang.cli import simulate as simulate_command
-from voice_rang.simulate import Summary, percentile, simulate
+from voice_rang.games.rang_milanti.simulate import Summary, percentile, simulate
 
 VOICE_RANG = Path(sys.executable).with_name("voice-rang")
 TIMINGS = {"seconds", "reveals_per_second"}

@@ -27,7 +27,7 @@ from cue_finder import RATE, best_match, cue_template, find_cue, ncc
 from speaker_tap import SpeakerTap
 from test_play import VOICE_RANG
 
-from voice_rang.engine import Game, Revealed
+from voice_rang.games.rang_milanti import Game, Revealed
 from voice_rang.messages import Message, Priority
 from voice_rang.speech import SpeechOutput
 

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from random import Random
 
-from voice_rang.engine import DECK, Card, Event, Game, Revealed
+from voice_rang.games.rang_milanti import DECK, Card, Event, Game, Revealed
+from voice_rang.games.rang_milanti.narration import RangMilantiNarrator
+from voice_rang.games.rang_milanti.play import RangMilantiPlay
 from voice_rang.messages import Message
-from voice_rang.narration import Narrator
 from voice_rang.table import SeatKind, Table
 from voice_rang.table.pacing import FLOOR_HOLD_S, LISTENER_BEHIND_S
 
@@ -64,13 +65,14 @@ def make_table(kinds: list[SeatKind] | None = None, deck: list[Card] | None = No
                interactive: bool = False, cap: int = 5000) -> tuple[Table, RecordingOutputs, Clock, list]:
     kinds = kinds or ["person", "computer"]
     outputs, clock, log = RecordingOutputs(), Clock(), []
-    narrator = Narrator.load("en", seats=len(kinds), listener=0 if kinds.count("person") == 1 else None,
+    narrator = RangMilantiNarrator.load("en", seats=len(kinds), listener=0 if kinds.count("person") == 1 else None,
                              kinds=kinds, cap=cap)
 
     def new_game(number: int) -> Game:
         return Game(len(kinds), Random(5), deck=deck, cap=cap, number=number)
 
-    table = Table(narrator, new_game, outputs, kinds=kinds, beat=beat, interactive=interactive,
+    table = Table(narrator, RangMilantiPlay(narrator, new_game, len(kinds)), outputs, kinds=kinds, beat=beat,
+                  interactive=interactive,
                   log=lambda events: log.append((events[0].game, events)), clock=clock)
     table.start()
     return table, outputs, clock, log

@@ -7,15 +7,18 @@ import sys
 import time
 from contextlib import ExitStack
 
-from ..demo import demo_steps
+from ..games.rang_milanti.demo import demo_steps
+from ..games.rang_milanti.narration import RangMilantiNarrator
 from ..keyboard import read_key, terminal_keys
 from ..narration import Narrator
 from ..table.loop import TableOutputs
 from . import UsageError
-from .play import add_output_arguments, check_output_arguments, open_speech
+from .device import add_output_arguments, check_output_arguments, open_speech
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("game", nargs="?", default="rang-milanti", choices=("rang-milanti", "court-piece"),
+                        help="which game to show (default rang-milanti)")
     parser.add_argument("--auto", action="store_true", help="go on by itself instead of waiting for a key")
     parser.add_argument("--beat", type=float, default=1.5,
                         help="with --auto, seconds of quiet between moves (default 1.5)")
@@ -26,7 +29,17 @@ def run(args: argparse.Namespace) -> int:
     if args.beat < 0 or args.beat > 60:
         raise UsageError(f"--beat must be 0 to 60 seconds, not {args.beat}")
     check_output_arguments(args)
-    narrator = Narrator.load(args.lang, seats=2, verbosity=args.verbosity, kinds=["person", "computer"])
+    if args.game == "court-piece":
+        from ..games.court_piece.demo import demo_steps as court_piece_steps
+        from ..prompts import load_game_prompts
+
+        prompts, _ = load_game_prompts(args.lang, "court-piece")
+        narrator = Narrator(prompts=prompts, seats=4, verbosity=args.verbosity, partners=True)
+        steps = court_piece_steps(narrator)
+    else:
+        narrator = RangMilantiNarrator.load(args.lang, seats=2, verbosity=args.verbosity,
+                                            kinds=["person", "computer"])
+        steps = demo_steps(narrator)
     outputs = TableOutputs()
     interactive = sys.stdin.isatty() and not args.auto
     with ExitStack() as stack:
@@ -37,7 +50,7 @@ def run(args: argparse.Namespace) -> int:
             stack.enter_context(terminal_keys(sys.stdin.fileno()))
             outputs.say(narrator.say("demo", "keys", kind="hint"))
         auto = not interactive
-        for step in demo_steps(narrator):
+        for step in steps:
             for message in step:
                 outputs.say(message)
             if auto:

@@ -22,8 +22,8 @@ from typing import Any
 import numpy as np
 
 from . import UsageError, chosen_commands
+from .device import add_output_arguments, check_output_arguments, open_speech
 from .models import models_usable
-from .play import add_output_arguments, check_output_arguments, open_speech
 
 __all__ = ["add_arguments", "run"]
 

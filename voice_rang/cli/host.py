@@ -16,8 +16,9 @@ import sys
 from random import Random
 
 from ..commands import CommandSet
-from ..engine import MAX_SEATS, MIN_SEATS, Game
-from ..narration import Narrator
+from ..games.rang_milanti import MAX_SEATS, MIN_SEATS, Game
+from ..games.rang_milanti.narration import RangMilantiNarrator
+from ..games.rang_milanti.play import RangMilantiPlay
 from ..net.host import HostBridge, run_lobby
 from ..net.protocol import Turn
 from ..net.resume import HostTable, host_record, read_host_save
@@ -26,15 +27,8 @@ from ..table import SeatKind, Table
 from ..table.loop import Inbox
 from ..table.save import SavedGame
 from . import UsageError
-from .play import (
-    add_game_arguments,
-    add_input_arguments,
-    add_output_arguments,
-    check_game_arguments,
-    check_output_arguments,
-    load_saved_game,
-    open_device,
-)
+from .device import add_input_arguments, add_output_arguments, check_output_arguments, load_saved_game, open_device
+from .play import add_game_arguments, check_game_arguments
 
 DEFAULT_PORT = 8765
 
@@ -115,7 +109,7 @@ def run(args: argparse.Namespace) -> int:
     kinds = [person] + [remote if token else computer for token, _ in guests]
     kinds += [computer] * (args.seats - len(kinds))
     commands = CommandSet.load(args.lang)
-    narrator = Narrator.load(args.lang, seats=args.seats, listener=0, verbosity=args.verbosity,
+    narrator = RangMilantiNarrator.load(args.lang, seats=args.seats, listener=0, verbosity=args.verbosity,
                              cap=args.cap, kinds=kinds)
     inbox: queue.Queue[Inbox] = queue.Queue()
 
@@ -131,7 +125,8 @@ def run(args: argparse.Namespace) -> int:
             return keeper.deal(rng, kinds=("person",) + ("computer",) * (args.seats - 1), cap=args.cap,
                                number=number, deck=tuple(deck) if deck is not None else None)
 
-        table = Table(narrator, new_game, device.outputs, kinds=kinds, beat=args.beat,
+        table = Table(narrator, RangMilantiPlay(narrator, new_game, len(kinds)), device.outputs, kinds=kinds,
+                      beat=args.beat,
                       interactive=sys.stdin.isatty() or device.listen, log=bridge.record, save=keeper,
                       resume_command=keeper.resume_command)
         words = {key: str(value) for key, value in narrator.prompts.messages.get("web", {}).items()}

@@ -12,15 +12,15 @@ import shlex
 from typing import Any
 
 from ..commands import CommandSet
+from ..games.rang_milanti.narration import RangMilantiNarrator
 from ..messages import Message
-from ..narration import Narrator
 from ..net.client import AddressError, HostConnection, hello_for, parse_address
 from ..net.guest import GuestSession
 from ..net.protocol import Problem
 from ..net.tokens import forget_token, load_token, save_token, seat_key
 from ..net.view import GuestView
 from . import UsageError
-from .play import (
+from .device import (
     add_input_arguments,
     add_output_arguments,
     check_output_arguments,
@@ -53,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
     if token is None and not args.code:
         raise UsageError("--code is needed to join: the host says it (\"with code 4 7 1 9\")")
     commands = CommandSet.load(args.lang)
-    narrator = Narrator.load(args.lang, seats=2, listener=None, verbosity=args.verbosity)
+    narrator = RangMilantiNarrator.load(args.lang, seats=2, listener=None, verbosity=args.verbosity)
     inbox: queue.Queue[Any] = queue.Queue()
 
     with open_device(args, narrator) as device:

@@ -21,7 +21,7 @@ from typing import TextIO
 
 from ..commands import CommandSet
 
-__all__ = ["KeyReader", "LineReader", "key_name", "read_key", "terminal_keys"]
+__all__ = ["KeyReader", "LineReader", "escape_name", "key_name", "read_key", "terminal_keys"]
 
 Deliver = Callable[[str], None]
 """Receives a command id, or what :meth:`~voice_rang.commands.CommandSet.as_typed` makes of other input."""
@@ -36,6 +36,23 @@ def key_name(char: str) -> str:
     ('space', 'enter', 'a')
     """
     return _NAMED.get(char, char.lower())
+
+
+_ESCAPES = {
+    "[A": "up", "[B": "down", "[C": "right", "[D": "left", "OA": "up", "OB": "down", "OC": "right", "OD": "left",
+    "[H": "home", "[F": "end", "OH": "home", "OF": "end", "[1~": "home", "[4~": "end", "[7~": "home", "[8~": "end",
+    # a Windows console's arrow keys (msvcrt's second half)
+    "H": "up", "P": "down", "K": "left", "M": "right", "G": "home", "O": "end",
+}
+
+
+def escape_name(sequence: str) -> str:
+    """The name of an arrow or function key from what follows its escape (``""`` for one not named).
+
+    >>> escape_name("[D"), escape_name("OH"), escape_name("[4~"), escape_name("[Z")
+    ('left', 'home', 'end', '')
+    """
+    return _ESCAPES.get(sequence, "")
 
 
 WINDOWS = sys.platform == "win32"
@@ -118,14 +135,21 @@ class KeyReader:
                 if not char:
                     continue
                 if char == "\x1b":
-                    # Arrow and function keys arrive as escape sequences: swallow the rest.
-                    while self._read(0.03):
-                        pass
-                    self._deliver("")
+                    # Arrow and function keys arrive as escape sequences: read the rest and name it.
+                    rest = ""
+                    while len(rest) < 8:
+                        more = self._read(0.03)
+                        if not more:
+                            break
+                        rest += more
+                    command = self._commands.keys.get(escape_name(rest))
+                    self._deliver(command or "")
                     continue
                 if char == "\x04":  # Ctrl-D
                     raise EOFError
-                command = self._commands.keys.get(key_name(char))
+                keys = self._commands.keys
+                command = keys.get(char) if char.isupper() else None
+                command = command or keys.get(key_name(char))
                 self._deliver(command if command is not None else self._commands.as_typed(char))
         except (EOFError, OSError):
             self._on_end()

@@ -1,5 +1,7 @@
-"""Events -> sentences for one seat's point of view. Pure: no I/O, no game state of its own."""
+"""Messages in a language's words for one seat's point of view. Pure: no I/O, no game state of its own.
 
-from .narrator import VERBOSITIES, Narrator, SeatView, Verbosity
+Each game's own narration (``voice_rang.games.<game>.narration``) builds on :class:`Narrator`."""
 
-__all__ = ["VERBOSITIES", "Narrator", "SeatView", "Verbosity"]
+from .narrator import VERBOSITIES, Narrator, Verbosity
+
+__all__ = ["VERBOSITIES", "Narrator", "Verbosity"]

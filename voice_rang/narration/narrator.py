@@ -1,33 +1,32 @@
-"""Turn engine events and table answers into messages, in the words of ``prompts/<lang>.toml``.
+"""Messages in the words of ``prompts/<lang>.toml``, for one listener: what every game's narration
+and the table's own answers share.
 
-The narrator speaks for one listener: their seat is "you", everyone else is named
-("guest 1"). With several people at one device there is no single listener and
-every seat is named. It never sees a stack's order, because events never carry it.
+The narrator speaks for one listener: their seat is "you", everyone else is named ("guest 1";
+with partners, the seat opposite is "your partner"). With several people at one device there is
+no single listener and every seat is named. It fills in any message of the prompts file
+(:meth:`Narrator.say`) and words cards and lists; a game's own narration builds on it (Rang
+Milanti's :class:`~voice_rang.games.rang_milanti.narration.RangMilantiNarrator`, Court Piece's
+:class:`~voice_rang.games.court_piece.narration.CourtPieceNarration`).
 
->>> from random import Random
->>> from voice_rang.engine import Card, DECK, Game
->>> first = [Card("KH"), Card("KS")]
->>> game = Game(2, Random(0), deck=first + [c for c in DECK if c not in first])
->>> narrator = Narrator.load("en", seats=2)
->>> [m.text for m in narrator.event(game.reveal()[0])]
-['You turned the king of hearts onto the empty pile: nothing to match, a new pile of 1 starts. Reveal 1 of 5,000.']
->>> print(narrator.event(game.reveal()[0])[0].text)  # doctest: +NORMALIZE_WHITESPACE
-Guest 1 turned the king of spades onto the king of hearts: spades on hearts, a miss;
-the pile grows to 2. Reveal 2 of 5,000.
+>>> from voice_rang.cards import Card
+>>> narrator = Narrator.load("en", seats=4, partners=True)
+>>> narrator.seat_name(2), narrator.seat_name(1), narrator.card(Card("QD"))
+('your partner', 'guest 1', 'the queen of diamonds')
+>>> narrator.say("answer", "unknown").text
+'Not a command; say help.'
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
-from typing import Any, Literal
+from dataclasses import dataclass, field
+from typing import Any, Literal, TypeVar
 
-from ..engine import Card, Dealt, Event, GameOver, Reshuffled, Revealed, WentOut
-from ..engine.game import DEFAULT_CAP
+from ..cards import Card
 from ..messages import Message, Priority
 from ..prompts import Prompts, load_prompts
 
-__all__ = ["NUMBER_EVERY", "VERBOSITIES", "Narrator", "SeatView", "Verbosity"]
+__all__ = ["VERBOSITIES", "Narrator", "Verbosity"]
 
 VERBATIM_FIELDS = frozenset({"address", "path", "file", "directory", "command"})
 """Fields that are typed back or copied (a web address, a file name, a command line): kept
@@ -36,9 +35,6 @@ _VERBATIM_START, _VERBATIM_END = "\x02", "\x03"
 
 Verbosity = Literal["brief", "normal", "full"]
 VERBOSITIES: tuple[Verbosity, ...] = ("brief", "normal", "full")
-NUMBER_EVERY = 50
-"""With sounds on (below full verbosity) "Reveal n of 5,000" is said on every 50th reveal, on the
-first, and on each of the last 50 before the cap."""
 
 _ANSWER_CUES = {
     ("answer", "not_caught"): "not caught",
@@ -49,15 +45,7 @@ _ANSWER_CUES = {
 """Table messages that come with a sound when sounds are on."""
 
 
-@dataclass(frozen=True)
-class SeatView:
-    """What anyone may know of one seat, for the status report."""
-
-    seat: int
-    stack: int
-    collected: int
-    out: bool
-    auto: bool
+N = TypeVar("N", bound="Narrator")
 
 
 @dataclass
@@ -68,18 +56,17 @@ class Narrator:
     seats: int
     listener: int | None = 0
     verbosity: Verbosity = "normal"
-    cap: int = DEFAULT_CAP
     kinds: Sequence[str] = field(default_factory=tuple)
     """Per seat, ``"person"`` or ``"computer"``; only used to introduce the table."""
+    partners: bool = False
+    """Partners sit opposite (Court Piece): the listener's partner is "your partner", not a seat name."""
     sounds: bool = False
-    """Sound cues on: messages carry a ``cue``, a miss at brief verbosity is a few words after its
-    sound, and the reveal number is said only now and then (:meth:`number_due`)."""
-    _last_card: Card | None = field(default=None, init=False, repr=False, compare=False)
-    """The card of the reveal this narrator spoke of last, while nothing else was said since:
-    a brief miss onto that very card need only name the new suit (:meth:`_revealed`)."""
+    """Sound cues on: messages carry a ``cue`` (a game's narration may then say less, the sound
+    saying the rest)."""
 
     @classmethod
-    def load(cls, language: str = "en", **options: Any) -> Narrator:
+    def load(cls: type[N], language: str = "en", **options: Any) -> N:
+        """A narrator in ``language``'s words (a game's narrator, called on its class, is that class)."""
         return cls(prompts=load_prompts(language), **options)
 
     # ----- words ---------------------------------------------------------------------------
@@ -91,8 +78,8 @@ class Narrator:
 
     def _template(self, section: str, key: str, seat: int | None = None) -> str:
         """A template; ``you``/``other`` variants are chosen by whether ``seat`` is the listener's."""
-        value: Any = self.prompts.messages[section]
-        for part in key.split("."):
+        value: Any = self.prompts.messages
+        for part in (*section.split("."), *key.split(".")):
             value = value[part]
         if isinstance(value, dict):
             value = value["you" if seat is not None and seat == self.listener else "other"]
@@ -102,13 +89,20 @@ class Narrator:
         """"you", "the host" or "guest 2", lower case as it stands inside a sentence."""
         if seat == self.listener:
             return str(self._words["seat_you"])
+        if self._is_partner(seat):
+            return str(self._words["seat_partner"])
         if seat == 0:
             return str(self._words["seat_host"])
         return str(self._words["seat_guest"]).format(number=seat)
 
+    def _is_partner(self, seat: int) -> bool:
+        return self.partners and self.listener is not None and seat == (self.listener + self.seats // 2) % self.seats
+
     def possessive(self, seat: int) -> str:
         if seat == self.listener:
             return str(self._words["possessive_you"])
+        if self._is_partner(seat) and "possessive_partner" in self._words:
+            return str(self._words["possessive_partner"])
         if seat == 0 and "possessive_host" in self._words:
             return str(self._words["possessive_host"])  # a language whose ending joins the word
         return str(self._words["possessive_other"]).format(name=self.seat_name(seat))
@@ -131,7 +125,7 @@ class Narrator:
         return f"{separator.join(items[:-1])} {self._words['and']} {items[-1]}"
 
     def _fields(self, seat: int | None = None, **extra: Any) -> dict[str, Any]:
-        fields: dict[str, Any] = {"cap": self.cap, **extra}
+        fields: dict[str, Any] = dict(extra)
         levels = self._words.get("levels")
         if isinstance(levels, dict) and fields.get("level") in levels:
             fields["level"] = levels[fields["level"]]  # a verbosity's name in the language
@@ -150,7 +144,6 @@ class Narrator:
         **extra: Any,
     ) -> Message:
         """Any message of the prompts file, filled in; answers to commands are urgent by default."""
-        self._last_card = None
         extra = {name: f"{_VERBATIM_START}{value}{_VERBATIM_END}" if name in VERBATIM_FIELDS else value
                  for name, value in extra.items()}
         text = self._template(section, key, seat).format(**self._fields(seat, **extra))
@@ -168,168 +161,6 @@ class Narrator:
                 kept + rest.translate(native)
                 for kept, _, rest in (part.partition(_VERBATIM_END) for part in parts[1:])]
         return _capital("".join(parts).replace(_VERBATIM_END, ""))
-
-    def number_due(self, n: int) -> bool:
-        """Whether the reveal sentence for reveal ``n`` ends with "Reveal n of 5,000": always
-        without sounds or at full verbosity; with sounds on the first, every 50th, and each of
-        the last 50 before the cap (``status`` always says it)."""
-        if not self.sounds or self.verbosity == "full":
-            return True
-        return n == 1 or n % NUMBER_EVERY == 0 or n > self.cap - NUMBER_EVERY
-
-    # ----- events --------------------------------------------------------------------------
-
-    def event(self, event: Event) -> list[Message]:
-        """What the listener hears about one event."""
-        if isinstance(event, Revealed):
-            return self._revealed(event)
-        if isinstance(event, Dealt):
-            return self._dealt(event)
-        if isinstance(event, Reshuffled):
-            return [self._cued(self.say("events", "reshuffle", event.seat, Priority.NORMAL,
-                                        "reshuffle", cards=event.cards), "reshuffle")]
-        if isinstance(event, WentOut):
-            return [self._cued(self.say("events", "out", event.seat, Priority.NORMAL, "out"), "out")]
-        if isinstance(event, GameOver):
-            return [self._game_over(event)]
-        raise TypeError(f"no narration for {event!r}")  # pragma: no cover
-
-    def _revealed(self, event: Revealed) -> list[Message]:
-        if event.match:
-            kind = "match"
-        elif event.under is None:
-            # The pile is empty only before the first card and right after a capture, so a
-            # later card onto an empty pile is always the one more card after a capture.
-            kind = "extra" if event.n > 1 else "empty"
-        else:
-            kind = "miss"
-        level = "brief" if self.verbosity == "brief" else "normal"
-        number = self.number_due(event.n)
-        fields = self._fields(
-            event.seat,
-            card=self.card(event.card),
-            suit=self.suit(event.card),
-            under=self.card(event.under) if event.under is not None else "",
-            under_suit=self.suit(event.under) if event.under is not None else "",
-            n=event.n,
-            moved=event.moved,
-            pile=event.pile,
-        )
-        if number:
-            key = f"{kind}.{level}"
-        elif kind == "miss" and level == "brief" and event.under == self._last_card:
-            # The card underneath was the last thing said, so the listener has just heard it.
-            key = "sounds.miss.chained"
-        else:
-            key = f"sounds.{kind}.{level}"
-        text = self._template("reveal", key, event.seat).format(**fields)
-        self._last_card = event.card
-        cue = ""
-        if self.sounds:
-            yours = event.seat == self.listener
-            if event.match:
-                # the cue's name and the cards moved: voice_rang.speech.cues makes the sound
-                cue = f"capture {'you' if yours else 'other'} {event.moved}"
-            elif event.under is not None:
-                cue = "miss you" if yours else "miss"
-        messages = [Message(self._finish(text), Priority.NORMAL, f"reveal {kind}", cue)]
-        if self.verbosity == "full":
-            messages.append(self._counts(event))
-        return messages
-
-    def _counts(self, event: Revealed) -> Message:
-        item = self._template("reveal", "count_item")
-        stacks = [item.format(who=self.seat_name(s), count=c) for s, c in enumerate(event.stacks)]
-        collected = [
-            item.format(who=self.seat_name(s), count=c) for s, c in enumerate(event.collected)
-        ]
-        text = self._template("reveal", "counts").format(
-            stacks=self.join(stacks), collected=self.join(collected), pile=event.pile
-        )
-        return Message(self._finish(text), Priority.CHATTY, "counts")
-
-    def _dealt(self, event: Dealt) -> list[Message]:
-        seats = len(event.seats)
-        messages = [
-            self.say("events", "deal", 0, Priority.NORMAL, "deal", seats=seats, each=event.stacks[0])
-        ]
-        if self.kinds:
-            kind_words = self._words
-            items = [
-                self._template("events", "seat_item").format(
-                    who=self.seat_name(seat), kind=kind_words.get(self.kinds[seat], self.kinds[seat])
-                )
-                for seat in range(seats)
-            ]
-            messages.append(self.say("events", "seats", None, Priority.NORMAL, "deal",
-                                     list=self.join(items)))
-        spares = [self.card(card) for card in event.spares]
-        if not spares:
-            messages.append(self.say("events", "spares_none", None, Priority.NORMAL, "deal"))
-        elif len(spares) == 1:
-            messages.append(self.say("events", "spare_one", None, Priority.NORMAL, "deal",
-                                     top=spares[0]))
-        else:
-            messages.append(self.say("events", "spares", None, Priority.NORMAL, "deal",
-                                     count=len(spares), list=self.join(spares), top=spares[-1]))
-        return messages
-
-    def _game_over(self, event: GameOver) -> Message:
-        holdings = self.say(
-            "events", "holdings", list=self.join(
-                [f"{self.seat_name(seat)} {cards}" for seat, cards in enumerate(event.cards)]
-            )
-        ).text
-        won = self.listener is None or self.listener in event.winners
-        cue = "won" if won else "lost"
-        if event.reason == "last seat":
-            winner = event.winners[0]
-            return self._cued(self.say("events", "end_last", winner, Priority.URGENT, "end",
-                                       n=event.reveals), cue)
-        most = event.cards[event.winners[0]]
-        if len(event.winners) == 1:
-            return self._cued(self.say("events", "end_cap", event.winners[0], Priority.URGENT, "end",
-                                       cards=most, holdings=holdings), cue)
-        names = self.join([self.seat_name(seat) for seat in event.winners])
-        return self._cued(self.say("events", "end_cap_shared", None, Priority.URGENT, "end",
-                                   list=names, cards=most, holdings=holdings), cue)
-
-    def _cued(self, message: Message, cue: str) -> Message:
-        """``message`` with ``cue`` when sounds are on."""
-        return replace(message, cue=cue) if self.sounds else message
-
-    # ----- the table's own messages --------------------------------------------------------
-
-    def turn_prompt(self, seat: int, extra: bool) -> Message:
-        """Whose turn it is and what they can do now."""
-        if seat == self.listener:
-            key = "your_extra" if extra else "your_turn"
-        else:
-            key = "seat_extra" if extra else "seat_turn"
-        message = self.say("prompt", key, seat, Priority.URGENT, "your turn")
-        return self._cued(message, "your turn") if seat == self.listener or self.listener is None else message
-
-    def status(self, n: int, turn: int | None, seats: Sequence[SeatView],
-               pile: int, top: Card | None) -> list[Message]:
-        """Reveal n of the cap, whose turn, every seat's counts, and the pile."""
-        lines = [self.say("status", "reveal", n=n, kind="status")]
-        if turn is None:
-            lines.append(self.say("status", "over", kind="status"))
-        else:
-            lines.append(self.say("status", "turn", turn, kind="status"))
-        for view in seats:
-            if view.out:
-                lines.append(self.say("status", "seat_out", view.seat, kind="status"))
-            else:
-                flags = self._template("status", "auto_flag") if view.auto else ""
-                lines.append(self.say("status", "seat", view.seat, kind="status",
-                                      stack=view.stack, collected=view.collected, flags=flags))
-        if top is None:
-            lines.append(self.say("status", "pile_empty", kind="status"))
-        else:
-            key = "pile_one" if pile == 1 else "pile"
-            lines.append(self.say("status", key, kind="status", count=pile, top=self.card(top)))
-        return lines
 
 
 def _capital(text: str) -> str:

@@ -15,7 +15,7 @@ from typing import Any
 import msgspec
 
 from ..commands import auto_reveal_wanted
-from ..engine import Dealt, Event
+from ..games.rang_milanti import Dealt, Event
 from ..messages import Message
 from ..table.answers import Conversation
 from ..table.loop import BARGE_IN, INPUT_ENDED, SPEECH_ENDED, Guess, TableOutputs

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..commands import AUTO_REVEAL_COMMANDS, auto_reveal_wanted, normalize
-from ..engine import Event
+from ..games.rang_milanti import Event
 from ..narration import Narrator
 from ..table import Table
 from ..table.loop import BARGE_IN, INPUT_ENDED, SPEECH_ENDED, Guess, Inbox

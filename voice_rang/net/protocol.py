@@ -21,7 +21,7 @@ from typing import Annotated, Literal
 
 import msgspec
 
-from ..engine import Event
+from ..games.rang_milanti import Event
 
 __all__ = [
     "MAX_CLIENT_MESSAGE", "PROTOCOL_VERSION", "Answer", "Auto", "Bye", "ClientMessage", "Command",

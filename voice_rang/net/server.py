@@ -17,8 +17,8 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
-from ..engine import Dealt, Event
-from ..narration import Narrator
+from ..games.rang_milanti import Dealt, Event
+from ..games.rang_milanti.narration import RangMilantiNarrator
 from ..prompts import available_languages
 from .limits import Bucket, Limits, screen
 from .outbox import flush, send_later
@@ -292,7 +292,7 @@ class HostServer:
         lang = self._narrated.get(id(socket))
         if lang is not None:
             # A web page has no words of its own: the host says what was wrong for it.
-            line = GuestView(Narrator.load(lang, seats=len(self._seats))).messages(problem)[0]
+            line = GuestView(RangMilantiNarrator.load(lang, seats=len(self._seats))).messages(problem)[0]
             await self._write(socket, encode(Narration(lines=[Line(line.text, int(line.priority), "error")])))
 
     async def _hello(self, socket: web.WebSocketResponse, hello: Hello, address: str) -> int | None:
@@ -330,7 +330,7 @@ class HostServer:
         if not hello.narrate:
             return None
         seats = len(self._seats)
-        return GuestView(Narrator.load(hello.lang, seats=seats, verbosity=hello.verbosity, cap=self.cap),
+        return GuestView(RangMilantiNarrator.load(hello.lang, seats=seats, verbosity=hello.verbosity, cap=self.cap),
                          heard=(hello.heard_game, hello.heard_events))
 
     def _welcome(self, number: int) -> Welcome:

@@ -10,9 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..engine import Card, Dealt, Event, GameOver, Revealed, WentOut
+from ..games.rang_milanti import Card, Dealt, Event, GameOver, Revealed, WentOut
+from ..games.rang_milanti.narration import RangMilantiNarrator, SeatView
 from ..messages import Message, Priority
-from ..narration import Narrator, SeatView
+from ..narration import Narrator
 from .protocol import Answer, Auto, Bye, HostMessage, News, Problem, Published, Seats, Turn, Welcome
 
 __all__ = ["MISSED_LINES", "GuestView", "news"]
@@ -35,7 +36,7 @@ def news(narrator: Narrator, key: str, seat: int, name: str) -> Message:
 class GuestView:
     """The public state of the table as one seat sees it, and the narrator that words it."""
 
-    narrator: Narrator
+    narrator: RangMilantiNarrator
     seat: int = -1
     kinds: list[str] = field(default_factory=list)
     names: list[str] = field(default_factory=list)

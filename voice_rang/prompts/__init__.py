@@ -29,8 +29,8 @@ else:  # pragma: no cover - Python 3.10
 
     import tomli as tomllib
 
-__all__ = ["Prompts", "PromptsError", "PromptsFolder", "available_languages", "load_prompts", "packaged_prompts",
-           "prompts_dir"]
+__all__ = ["GameWords", "Prompts", "PromptsError", "PromptsFolder", "available_languages", "load_game_prompts",
+           "load_prompts", "packaged_prompts", "prompts_dir"]
 
 
 class PromptsError(ValueError):
@@ -268,3 +268,72 @@ def _complete(name: str, language: str, messages: dict[str, Any]) -> dict[str, A
             target = target[part]
         target[parts[-1]] = copy.deepcopy(source[parts[-1]])
     return filled
+
+
+@dataclass(frozen=True)
+class GameWords:
+    """A game's own words beside the table's: card and suit phrases, its patterns and word lists."""
+
+    game: str
+    patterns: dict[str, list[str]]
+    """Phrases with a ``{card}``, ``{suit}`` or ``{rank}`` in them, by what they ask for."""
+    words: dict[str, Any]
+    """``[words]``: more ways to say a rank or a suit, and filler words a phrase may carry."""
+
+
+@cache
+def load_game_prompts(language: str, game: str) -> tuple[Prompts, GameWords]:
+    """The table's words of ``language`` with those of ``game`` (``<game>/<language>.toml``) added.
+
+    The game's messages come under ``messages[<game with underscores>]``; its commands join the
+    table's (less those the game's ``[meta] drop`` names, which mean nothing in it); its
+    ``[keys]`` are the whole key map. A language with no file for the game, or a message or
+    command it lacks, has them in English (``<game>/en.toml``), as for the table's own words.
+
+    >>> prompts, words = load_game_prompts("en", "court-piece")
+    >>> prompts.keys["left"], "turn" in prompts.commands, prompts.commands["hand"][0]
+    ('hand previous', False, 'hand')
+    """
+    base = load_prompts(language)
+    folder = packaged_prompts() / game
+    override = os.environ.get("VOICE_RANG_PROMPTS")
+    if override and (Path(override) / game).is_dir():
+        folder = Path(override) / game
+    reference = _read_game_file(folder, REFERENCE_LANGUAGE, game)
+    own = _read_game_file(folder, language, game) if language != REFERENCE_LANGUAGE else reference
+    data = _merged(reference, own) if own is not reference else reference
+    for table_name in ("commands", "patterns"):
+        if own is not reference:  # a translation's phrases first, English's still understood
+            data[table_name] = {key: list(own.get(table_name, {}).get(key, []))
+                                + [p for p in phrases if p not in own.get(table_name, {}).get(key, [])]
+                                for key, phrases in reference.get(table_name, {}).items()}
+    dropped = set(data.get("meta", {}).get("drop", []))
+    commands = {command: phrases for command, phrases in base.commands.items() if command not in dropped}
+    commands.update({command: list(phrases) for command, phrases in data.get("commands", {}).items()})
+    listen = data.get("listen", {})
+    typed = {phrase for phrase in base.typed_only if any(phrase in p for p in commands.values())}
+    typed |= set(listen.get("typed_only", []))
+    section = game.replace("-", "_")
+    prompts = Prompts(
+        language=base.language,
+        messages={**base.messages, section: data.get("messages", {})},
+        commands=commands,
+        keys=dict(data.get("keys", {})),
+        typed_only=frozenset(typed),
+        voice=base.voice,
+        name=base.name,
+    )
+    return prompts, GameWords(game, dict(data.get("patterns", {})), dict(data.get("words", {})))
+
+
+def _read_game_file(folder: PromptsFolder, language: str, game: str) -> dict[str, Any]:
+    path = folder / f"{language}.toml"
+    try:
+        data: dict[str, Any] = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        if language == REFERENCE_LANGUAGE:
+            raise PromptsError(f"no words for the game {game!r}") from None
+        return {}
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
+        raise PromptsError(f"{game}/{path.name} is not valid TOML: {error}") from None
+    return data

@@ -20,6 +20,9 @@ name                    sound                                                   
 ``not caught``          two low buzzes, "uh-uh"                                      210 ms
 ``listening on``        a quick rising blip                                          120 ms
 ``listening off``       a quick falling blip                                         120 ms
+``trump``               a reedy upward snap: a card that cuts the suit led (Court     140 ms
+                        Piece)
+``court``               a low wooden roll rising to a held fifth: a court            560 ms
 ======================  ===========================================================  ========
 
 None of them has the formants, noise bursts or pitch contour of a voice, so none is taken
@@ -49,7 +52,7 @@ __all__ = ["CUE_NAMES", "capture_cue", "cue_pcm", "duration", "is_cue"]
 
 CUE_NAMES = (
     "miss", "miss you", "capture you", "capture other", "your turn", "reshuffle", "out", "won",
-    "lost", "not caught", "listening on", "listening off",
+    "lost", "not caught", "listening on", "listening off", "trump", "court",
 )
 """Every cue; the two capture cues take the number of cards moved after the name."""
 
@@ -272,6 +275,18 @@ def _listening_off(rate: int, size: int) -> Samples:
     return _glide(rate, 0.12, 1800.0, 900.0, ((1, 1.0), (2, 0.2)))
 
 
+def _trump(rate: int, size: int) -> Samples:
+    del size
+    return _then(_glide(rate, 0.1, 196.0, 392.0, _BUZZ), _note(rate, 0.04, 392.0, _BUZZ, attack=0.001, decay=0.012))
+
+
+def _court(rate: int, size: int) -> Samples:
+    del size
+    roll = [(i * 0.045, _note(rate, 0.06, 130.8 + 8.0 * i, _WOOD, attack=0.001, decay=0.02)) for i in range(6)]
+    held = [(0.27, _note(rate, 0.29, 196.0, _WOOD, decay=0.2)), (0.27, _note(rate, 0.29, 293.7, _WOOD, decay=0.2))]
+    return _mix(roll + held, rate)
+
+
 _MAKERS: dict[str, Callable[[int, int], Samples]] = {
     "miss": _miss,
     "miss you": _miss_you,
@@ -285,4 +300,6 @@ _MAKERS: dict[str, Callable[[int, int], Samples]] = {
     "not caught": _not_caught,
     "listening on": _listening_on,
     "listening off": _listening_off,
+    "trump": _trump,
+    "court": _court,
 }

@@ -14,11 +14,11 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from ..messages import Message, Priority
-from ..narration import VERBOSITIES, Narrator, SeatView
+from ..narration import VERBOSITIES, Narrator
 from .history import step_history
 
 if TYPE_CHECKING:
-    from ..engine import Game
+    from ..game import GamePlay
     from .outputs import Outputs, SeatKind
 
 __all__ = ["Conversation", "ListenerAnswers"]
@@ -113,37 +113,31 @@ class Conversation:
 class ListenerAnswers(Conversation):
     """The listener's own commands that read the game, for :class:`voice_rang.table.Table`."""
 
-    game: Game | None
+    play: GamePlay
     kinds: list[SeatKind]
     auto: list[bool]
 
     @property
     def over(self) -> bool:
-        return self.game is None or self.game.is_over
+        return self.play.game is None or self.play.is_over
 
     def _automatic(self, seat: int) -> bool:
         return self.kinds[seat] == "computer" or self.auto[seat]
 
     def _status(self) -> None:
-        game = self.game
-        assert game is not None
-        stacks, collected = game.stack_counts(), game.collected_counts()
-        views = [
-            SeatView(seat, stacks[seat], collected[seat], seat not in game.seats_in, self.auto[seat])
-            for seat in range(game.seats)
-        ]
-        turn = None if game.is_over else game.current_seat
-        for message in self.narrator.status(game.reveals, turn, views, game.pile_count,
-                                            game.top_card):
+        for message in self.play.status(self.auto):
             self._say(message, remember=False)
 
     def _help(self) -> None:
+        seat = self.play.to_act
         if self.over:
-            key = "now_over"
-        elif self.game is not None and not self._automatic(self.game.current_seat) and (
-            self.kinds[self.game.current_seat] == "person"
-        ):
-            key = "now_turn"
+            state = "over"
+        elif seat is not None and not self._automatic(seat) and self.kinds[seat] == "person":
+            state = "turn"
         else:
-            key = "now_waiting"
-        self._help_lines(key)
+            state = "waiting"
+        for message in self.play.help(state):
+            self._say(message, remember=False)
+        if self.narrator.prompts.messages["help"].get("voice_language"):
+            self._say(self.narrator.say("help", "voice_language"), remember=False)
+        self._say(self.play.keys_help(), remember=False)

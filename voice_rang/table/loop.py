@@ -11,10 +11,10 @@ from __future__ import annotations
 import queue
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import BinaryIO, Protocol, TextIO
+from typing import Any, BinaryIO, Protocol, TextIO
 
-from ..engine import Event
-from ..engine.log import encode_events
+import msgspec
+
 from ..messages import Message
 from ..speech.base import TextOutput
 from .table import Table
@@ -100,13 +100,17 @@ class TableOutputs:
 
 
 class LogFile:
-    """``--log PATH``: every event as JSON Lines, flushed as it happens so nothing is lost."""
+    """``--log PATH``: every event as JSON Lines, flushed as it happens so nothing is lost. The
+    events are any game's (``msgspec`` structs that carry their own ``event`` tag), written as
+    that game's ``log`` module writes them."""
+
+    _encoder = msgspec.json.Encoder()
 
     def __init__(self, stream: BinaryIO) -> None:
         self._stream = stream
 
-    def __call__(self, events: list[Event]) -> None:
-        self._stream.write(encode_events(events))
+    def __call__(self, events: list[Any]) -> None:
+        self._stream.write(self._encoder.encode_lines(events))
         self._stream.flush()
 
     def tell(self) -> int:

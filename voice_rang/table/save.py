@@ -42,14 +42,15 @@ from typing import Any, BinaryIO, Literal
 
 import msgspec
 
-from ..engine import MAX_SEATS, MIN_SEATS, DeckError, Event, Game, parse_deck
-from ..engine.cards import Card
-from ..engine.game import DEFAULT_CAP
-from ..engine.log import encode_events
+from ..cards import Card
+from ..games.rang_milanti import MAX_SEATS, MIN_SEATS, DeckError, Event, Game, parse_deck
+from ..games.rang_milanti.game import DEFAULT_CAP
+from ..games.rang_milanti.log import encode_events
 from ..xdg import base_dir
 
-__all__ = ["SAVE_VERSION", "Keeper", "SaveError", "SavedGame", "open_log", "read_save",
-           "remove_save", "save_path", "state_dir", "write_save"]
+__all__ = ["SAVE_VERSION", "Keeper", "RecordKeeper", "SaveError", "SavedGame", "SavedRecord", "open_log",
+           "open_record_log", "read_record", "read_save", "remove_save", "save_path", "state_dir",
+           "write_atomically", "write_save"]
 
 SAVE_VERSION = 1
 _KINDS = ("person", "computer")
@@ -237,20 +238,7 @@ def read_save(path: Path) -> SavedGame:
 def write_save(path: Path, saved: SavedGame) -> None:
     """Write ``saved`` to ``path`` atomically: old save or new, never half of one. Raises
     ``OSError`` if the disk refuses."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    data = encode_save(saved)
-    descriptor, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(descriptor, "wb") as file:
-            file.write(data)
-            file.flush()
-            os.fsync(file.fileno())
-        os.replace(temporary, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
-        raise
-    _sync_directory(path.parent)
+    write_atomically(path, encode_save(saved))
 
 
 def remove_save(path: Path) -> None:
@@ -360,5 +348,138 @@ def open_log(path: str, saved: SavedGame | None) -> BinaryIO:
     if saved is not None:
         _, _, events = saved.replay()
         stream.write(encode_events(events))
+        stream.flush()
+    return stream
+
+
+class _Record(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
+    """A save of a game that records itself as JSON data (:class:`RecordKeeper`)."""
+
+    version: int
+    game: str
+    checksum: str
+    record: dict[str, Any]
+    log: str | None = None
+    log_offset: int | None = None
+
+
+@dataclass(frozen=True)
+class SavedRecord:
+    """What a :class:`RecordKeeper` saved: the game's own record, and where its log stood."""
+
+    game: str
+    record: dict[str, Any]
+    log: str | None = None
+    log_offset: int | None = None
+
+
+def _record_checksum(game: str, record: dict[str, Any]) -> str:
+    return hashlib.sha256(game.encode() + b"\n" + msgspec.json.encode(record)).hexdigest()
+
+
+def read_record(path: Path, game: str) -> SavedRecord:
+    """The record of ``game`` saved in ``path``; :class:`SaveError` if there is none or it is
+    damaged (the game itself checks that the record replays)."""
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise SaveError("missing", path, "there is no saved game") from None
+    except OSError as error:
+        raise SaveError("unreadable", path, error.strerror or str(error)) from None
+    try:
+        file = msgspec.json.decode(data, type=_Record)
+    except (msgspec.DecodeError, msgspec.ValidationError, UnicodeDecodeError) as error:
+        raise SaveError("damaged", path, f"it is not a save file ({error})") from None
+    if file.version != SAVE_VERSION:
+        raise SaveError("damaged", path, f"it is save version {file.version}; this voice-rang reads version "
+                                         f"{SAVE_VERSION}")
+    if file.game != game:
+        raise SaveError("damaged", path, f"it holds a game of {file.game}, not {game}")
+    if _record_checksum(file.game, file.record) != file.checksum:
+        raise SaveError("damaged", path, "its checksum does not match (it was changed or cut short)")
+    return SavedRecord(file.game, file.record, file.log, file.log_offset)
+
+
+def write_atomically(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` so that the file is the old one or the new one, never half of either."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    descriptor, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(descriptor, "wb") as file:
+            file.write(data)
+            file.flush()
+            os.fsync(file.fileno())
+        os.replace(temporary, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
+    _sync_directory(path.parent)
+
+
+class RecordKeeper:
+    """Keeps the save of a game that records itself (``record(game)``: JSON data) up to date, after
+    every move, the way :class:`Keeper` keeps Rang Milanti's; a finished game leaves no save, and a
+    disk that refuses is reported once through ``on_error`` while play goes on."""
+
+    def __init__(self, path: Path, game: str, record: Callable[[Any], dict[str, Any]], *,
+                 log: str | None = None, log_size: Callable[[], int] | None = None,
+                 on_error: Callable[[OSError], None] | None = None, command: str | None = None) -> None:
+        self.path = path
+        self.game = game
+        self._record = record
+        self._log = log
+        self._log_size = log_size
+        self._on_error = on_error
+        self._command = command
+        self._failed = False
+        self._holds_game = False
+
+    def resume_command(self) -> str | None:
+        """What goes on with the game while this keeper's save of it stands (see :meth:`Keeper.resume_command`)."""
+        return self._command if self._holds_game and not self._failed else None
+
+    def took_up(self) -> None:
+        """The game was resumed from this keeper's save, which stands until the next one replaces it."""
+        self._holds_game = True
+
+    def __call__(self, game: Any) -> None:
+        if self._failed:
+            return
+        try:
+            if game.is_over:
+                self._holds_game = False
+                remove_save(self.path)
+                return
+            record = self._record(game)
+            size = self._log_size() if self._log_size is not None else None
+            file = _Record(SAVE_VERSION, self.game, _record_checksum(self.game, record), record,
+                           self._log, size)
+            write_atomically(self.path, msgspec.json.encode(file) + b"\n")
+            self._holds_game = True
+        except OSError as error:
+            self._failed = True
+            if self._on_error is not None:
+                self._on_error(error)
+
+
+def open_record_log(path: str, saved: SavedRecord | None, events: list[Any]) -> BinaryIO:
+    """``--log PATH`` for a game saved by a :class:`RecordKeeper`, reading as one unbroken game:
+    cut back to the save and appended to when it is the same log, else written afresh with
+    ``events`` (the game replayed up to the save). Raises ``OSError``."""
+    if saved is not None and saved.log_offset is not None and saved.log == os.path.abspath(path):
+        try:
+            stream: BinaryIO = open(path, "r+b")  # noqa: SIM115 - the caller closes it
+        except FileNotFoundError:
+            pass
+        else:
+            if os.fstat(stream.fileno()).st_size >= saved.log_offset:
+                stream.truncate(saved.log_offset)
+                stream.seek(saved.log_offset)
+                return stream
+            stream.close()
+    stream = open(path, "wb")  # noqa: SIM115 - the caller closes it
+    if saved is not None:
+        stream.write(msgspec.json.Encoder().encode_lines(events))
         stream.flush()
     return stream

@@ -1,10 +1,14 @@
 """The table: the one place that owns a game and decides what a command does now.
 
 Every seat is driven the same way: a key, a typed line, a spoken word, a computer
-seat and the auto-reveal timer all arrive here as the same command ids. The table
+seat and the auto timer all arrive here as the same command ids. The table
 is synchronous and clock-driven (``handle(command)`` and ``tick(now)``), so tests
 drive it with scripted commands and a fake clock; ``voice_rang.table.loop`` feeds
 it from real inputs and threads.
+
+The table knows no game: it holds one through :class:`~voice_rang.game.GamePlay`, which says
+whose turn it is, makes moves and answers the game's own questions; the table does the rest
+(the seats, auto play and its pace, the conversation, the log and the save).
 """
 
 from __future__ import annotations
@@ -14,7 +18,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from ..engine import Event, Game
+from ..game import GamePlay, Happened
 from ..messages import Message
 from ..narration import Narrator
 from .answers import ListenerAnswers
@@ -23,7 +27,7 @@ from .pacing import Pacing
 
 __all__ = ["EventLog", "Outputs", "SeatKind", "Table"]
 
-EventLog = Callable[[list[Event]], None]
+EventLog = Callable[[list[Any]], None]
 """Receives each batch of events, for ``--log``."""
 Reply = Callable[[int, str, str, "int | None", dict[str, Any]], None]
 """Receives the answer to a remote seat's command: (asker, section, key, seat, fields), for that
@@ -33,12 +37,12 @@ GUESS_WINDOW_S = 10.0
 
 
 class Table(ListenerAnswers, Pacing):
-    """One table: a game at a time, its seats, their auto-reveal, and the conversation."""
+    """One table: a game at a time, its seats, their auto play, and the conversation."""
 
     def __init__(
         self,
         narrator: Narrator,
-        new_game: Callable[[int], Game],
+        play: GamePlay,
         outputs: Outputs,
         *,
         kinds: list[SeatKind],
@@ -47,18 +51,18 @@ class Table(ListenerAnswers, Pacing):
         interactive: bool = True,
         log: EventLog | None = None,
         clock: Callable[[], float] = time.monotonic,
-        save: Callable[[Game], None] | None = None,
+        save: Callable[[Any], None] | None = None,
         resume_command: Callable[[], str | None] | None = None,
         can_sound: bool = False,
     ) -> None:
         self.narrator = narrator
-        self._new_game = new_game
+        self.play = play
         self.outputs = outputs
         self.kinds = kinds
         self.beat = beat
         self.quiet_gap = quiet_gap
-        """Silence left after the game stops talking before a card turns by itself while
-        auto-reveal is on for someone. Zero for a keyboard or screen reader; a listening game
+        """Silence left after the game stops talking before a move is made by itself while
+        auto play is on for someone. Zero for a keyboard or screen reader; a listening game
         needs one, because the microphone hears nothing while the game speaks: without a gap,
         spoken auto-reveal talks on from card to card and "auto-reveal off" can never be heard.
         Computer seats alone need none: the game soon comes back to a person and waits."""
@@ -70,13 +74,12 @@ class Table(ListenerAnswers, Pacing):
         """Whether an output can play sound cues: ``sounds on`` is refused without one."""
         self._log = log
         self._save = save
-        """Called with the game after the deal and after every reveal, once the log has it
+        """Called with the game after the deal and after every move, once the log has it
         (``voice_rang.table.save``): a game killed at any moment resumes where it stopped."""
         self._resume_command = resume_command
         """What the player types to go on with the saved game (``None``: nothing is saved), told
         when the table stops before the game ends."""
         self.clock = clock
-        self.game: Game | None = None
         self.game_number = -1
         self.auto = [False] * len(kinds)
         self.history: list[Message] = []
@@ -88,9 +91,9 @@ class Table(ListenerAnswers, Pacing):
         self.finished = False
         self.exit_code = 0
         self.due: float | None = None
-        """When the current seat's card turns by itself (computer seat or auto-reveal)."""
+        """When the current seat's move is made by itself (computer seat or auto play)."""
         self._floor_until: float | None = None
-        """While a player speaks: automatic cards wait until then (:meth:`hold_floor`)."""
+        """While a player speaks: automatic moves wait until then (:meth:`hold_floor`)."""
         self._spoke_at: float | None = None
         """The last time :meth:`tick` found the game still talking."""
         self.reply: Reply | None = None
@@ -98,28 +101,34 @@ class Table(ListenerAnswers, Pacing):
         self._asker: int | None = None
         """The remote seat whose command is being handled, if any."""
 
+    @property
+    def game(self) -> Any:
+        """The engine's object for the game in play (None before the first deal)."""
+        return self.play.game
+
     # ----- starting and ending -------------------------------------------------------------
 
     def start(self) -> None:
-        """Deal a new game and say so; auto-reveal starts off for everyone."""
+        """Deal a new game and say so; auto play starts off for everyone."""
         self.game_number += 1
-        self.game = self._new_game(self.game_number)
         self.auto = [False] * len(self.kinds)
         self.due = None
-        self._record([self.game.dealt])
+        happened = self.play.deal(self.game_number)
+        self._record(happened.events)
         self._saved()
-        for message in self.narrator.event(self.game.dealt):
+        for message in happened.messages:
             self._say(message)
         self._turn_begins()
 
-    def resume(self, game: Game) -> None:
+    def resume(self, game: Any) -> None:
         """Go on with a saved game (rebuilt by ``voice_rang.table.save``) instead of dealing:
-        one line says which game, at which reveal and whose turn; auto-reveal starts off."""
-        self.game_number = game.number
-        self.game = game
+        one line says which game, how far it had gone and whose turn; auto play starts off."""
+        messages = self.play.resume(game)
+        self.game_number = self.play.number
         self.auto = [False] * len(self.kinds)
         self.due = None
-        self._answer("answer", "resumed", game.current_seat, game=game.number + 1, n=game.reveals)
+        for message in messages:
+            self._say(message)
         self._turn_begins()
 
     def _finish(self, code: int = 0) -> None:
@@ -134,22 +143,35 @@ class Table(ListenerAnswers, Pacing):
         if not self.finished:
             self._say(message)
 
-    def _record(self, events: list[Event]) -> None:
-        if self._log is not None:
+    def _record(self, events: list[Any]) -> None:
+        if self._log is not None and events:
             self._log(events)
 
     def _saved(self) -> None:
-        if self._save is not None and self.game is not None:
-            self._save(self.game)
+        if self._save is not None and self.play.game is not None:
+            self._save(self.play.game)
+
+    def _happened(self, happened: Happened) -> None:
+        """Log, save and say what a move did, then go on from where the game is now."""
+        self._record(happened.events)
+        if happened.moved:
+            self._saved()
+        for message in happened.messages:
+            self._say(message)
+        if not happened.moved:
+            return
+        if self.play.is_over:
+            self._game_over()
+        else:
+            self._turn_begins()
 
     # ----- whose turn ----------------------------------------------------------------------
 
     def _turn_begins(self) -> None:
-        """Schedule the automatic card, or tell the person whose turn it is."""
-        assert self.game is not None
-        if self.game.is_over:
+        """Schedule the automatic move, or tell the person whose turn it is."""
+        seat = self.play.to_act
+        if seat is None:
             return
-        seat = self.game.current_seat
         if self._automatic(seat):
             self.due = max(self.clock() + self.beat, self._floor_until or -math.inf)
             return
@@ -161,13 +183,14 @@ class Table(ListenerAnswers, Pacing):
             # Their own device prompts them; here it is only news.
             self._answer("status", "turn", seat)
             return
-        self._say(self.narrator.turn_prompt(seat, self.game.owes_extra_card))
+        for message in self.play.prompt(seat):
+            self._say(message)
 
     def _person_for_commands(self) -> int:
         """The seat a command from this device speaks for: the person whose turn it is,
         or else the next person round the table."""
         seats = len(self.kinds)
-        start = self.game.current_seat if self.game is not None and not self.game.is_over else 0
+        start = self.play.to_act or 0
         for step in range(seats):
             seat = (start + step) % seats
             if self.kinds[seat] == "person":
@@ -176,27 +199,21 @@ class Table(ListenerAnswers, Pacing):
 
     def set_kind(self, seat: int, kind: SeatKind) -> None:
         """A remote guest took the seat, dropped (a computer stands in) or came back. Coming back
-        turns the seat's auto-reveal off, as a new connection does; whose turn it is, is said again."""
+        turns the seat's auto play off, as a new connection does; whose turn it is, is said again."""
         if self.kinds[seat] == kind and kind != "remote":
             return
         self.kinds[seat] = kind
         if kind == "remote":
             self.auto[seat] = False
-        if self.game is not None and not self.game.is_over and self.game.current_seat == seat:
+        if self.play.to_act == seat:
             self._turn_begins()
 
     def _reveal(self) -> None:
-        assert self.game is not None
-        events = self.game.reveal()
-        self._record(events)
-        self._saved()
-        for event in events:
-            for message in self.narrator.event(event):
-                self._say(message)
-        if self.game.is_over:
-            self._game_over()
-        else:
-            self._turn_begins()
+        """The automatic move of the seat whose turn it is (its beat has passed)."""
+        seat = self.play.to_act
+        if seat is None:
+            return
+        self._happened(self.play.automatic(seat, computer=self.kinds[seat] == "computer"))
 
     def _game_over(self) -> None:
         self.due = None
@@ -221,14 +238,13 @@ class Table(ListenerAnswers, Pacing):
             self._turn_begins()
 
     def _stop_for_ended_input(self) -> None:
-        """Stop where a person must act and nobody is left to: at which reveal, and how to go
-        on from there when the game is saved."""
-        assert self.game is not None
+        """Stop where a person must act and nobody is left to: how far the game had gone, and how
+        to go on from there when the game is saved."""
         command = self._resume_command() if self._resume_command is not None else None
         if command is None:
-            self._answer("answer", "input_ended", n=self.game.reveals)
+            self._say(self.play.stopped("input_ended"))
         else:
-            self._answer("answer", "input_ended_saved", n=self.game.reveals, command=command)
+            self._say(self.play.stopped("input_ended_saved", command=command))
         self._finish(1)
 
     def valid_commands(self) -> set[str]:
@@ -241,7 +257,8 @@ class Table(ListenerAnswers, Pacing):
                   "slower", "verbosity brief", "verbosity normal", "verbosity full", "stop"}
         if self.over:
             return always | asking | {"new game"}
-        return always | asking | {"turn", "auto-reveal on", "auto-reveal off"}
+        auto = {command for command in self.play.auto_commands if not command.endswith("toggle")}
+        return always | asking | auto | self.play.commands_now(self._person_for_commands())
 
     def offer_guess(self, command: str, heard: str) -> None:
         """The voice heard something like ``command`` but is not sure: ask, never act.
@@ -278,22 +295,21 @@ class Table(ListenerAnswers, Pacing):
     def handle(self, command: str, seat: int | None = None) -> None:
         """Do what a command asks, or say why it can't be done now (and change nothing).
 
-        ``seat``: the remote seat the command comes from, which it acts for alone; only turning
-        and auto-reveal come from remote seats (their devices answer everything else themselves)."""
+        ``seat``: the remote seat the command comes from, which it acts for alone; only the
+        game's moves and auto play come from remote seats (their devices answer everything else
+        themselves)."""
         if self.finished:
             return
         if seat is not None:
             self._asker = seat
             try:
-                remote: dict[str, Callable[[], None]] = {
-                    "turn": self._turn, "auto-reveal on": lambda: self._set_auto(True),
-                    "auto-reveal off": lambda: self._set_auto(False),
-                    "auto-reveal toggle": lambda: self._set_auto(None)}
-                handler = remote.get(command)
-                if handler is None:
-                    self._reply("answer", "unknown")
+                auto = self._auto_handlers()
+                if command in auto:
+                    auto[command]()
+                elif self.play.is_move(command):
+                    self._move(command)
                 else:
-                    handler()
+                    self._reply("answer", "unknown")
             finally:
                 self._asker = None
             return
@@ -317,17 +333,27 @@ class Table(ListenerAnswers, Pacing):
             self._answer("answer", "guess_no")
             return
         handler = self._handlers().get(command)
-        if handler is None:
-            self._answer("answer", "unknown")
+        if handler is not None:
+            handler()
             return
-        handler()
+        if self.play.is_move(command):
+            self._move(command)
+            return
+        if not self.over or self.play.game is not None:
+            happened = self.play.command(self._person_for_commands(), command, self.kinds)
+            if happened is not None:
+                self._happened(happened)
+                return
+        self._answer("answer", "unknown")
+
+    def _auto_handlers(self) -> dict[str, Callable[[], None]]:
+        on, off, toggle = self.play.auto_commands
+        return {on: lambda: self._set_auto(True), off: lambda: self._set_auto(False),
+                toggle: lambda: self._set_auto(None)}
 
     def _handlers(self) -> dict[str, Callable[[], None]]:
         return {
-            "turn": self._turn,
-            "auto-reveal on": lambda: self._set_auto(True),
-            "auto-reveal off": lambda: self._set_auto(False),
-            "auto-reveal toggle": lambda: self._set_auto(None),
+            **self._auto_handlers(),
             "status": self._status,
             "help": self._help,
             "quit": self._quit,
@@ -344,12 +370,13 @@ class Table(ListenerAnswers, Pacing):
         else:
             self._answer(section, key, seat, **fields)
 
-    def _turn(self) -> None:
+    def _move(self, command: str) -> None:
+        """A move (``turn``, a card): only by the person whose turn it is, while the game goes on."""
         if self.over:
             self._reply("answer", "game_over")
             return
-        assert self.game is not None
-        seat = self.game.current_seat
+        seat = self.play.to_act
+        assert seat is not None
         if self.kinds[seat] == "computer":
             self._reply("answer", "not_a_person", seat)
             return
@@ -357,23 +384,28 @@ class Table(ListenerAnswers, Pacing):
                 self._asker is not None and self._asker != seat):
             self._reply("answer", "not_your_turn", seat)
             return
-        self.due = None
-        self._reveal()
+        happened = self.play.command(seat, command, self.kinds)
+        if happened is None:  # pragma: no cover - is_move and command agree
+            self._reply("answer", "unknown")
+            return
+        if happened.moved:
+            self.due = None
+        self._happened(happened)
 
     def _set_auto(self, on: bool | None) -> None:
         seat = self._person_for_commands() if self._asker is None else self._asker
         wanted = (not self.auto[seat]) if on is None else on
+        section = self.play.auto_section
         if self.auto[seat] == wanted:
-            self._reply("answer", "auto_already_on" if wanted else "auto_already_off")
+            self._reply(section, "auto_already_on" if wanted else "auto_already_off")
             return
         self.auto[seat] = wanted
-        self._reply("answer", "auto_on" if wanted else "auto_off", seat)
+        self._reply(section, "auto_on" if wanted else "auto_off", seat)
         if self._asker is not None:
-            self._answer("answer", "auto_on" if wanted else "auto_off", seat)
+            self._answer(section, "auto_on" if wanted else "auto_off", seat)
         if self.over:
             return
-        assert self.game is not None
-        if self.game.current_seat == seat:
+        if self.play.to_act == seat:
             self._turn_begins()
 
     def _quit(self) -> None:

@@ -14,7 +14,7 @@ from typing import Literal
 
 import msgspec
 
-from .cards import Card
+from ...cards import Card
 
 __all__ = ["Dealt", "EndReason", "Event", "GameOver", "Reshuffled", "Revealed", "WentOut"]
 

@@ -17,9 +17,9 @@ from dataclasses import asdict, dataclass
 from random import Random
 from typing import BinaryIO
 
-from .engine.events import Event
-from .engine.game import DEFAULT_CAP, Game
-from .engine.log import encode_events
+from .events import Event
+from .game import DEFAULT_CAP, Game
+from .log import encode_events
 
 __all__ = ["Summary", "percentile", "simulate"]
 

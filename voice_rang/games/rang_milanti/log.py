@@ -3,10 +3,10 @@
 Writing is on the hot path of ``simulate --jsonl`` (every reveal of every game),
 so a whole game's events are encoded in one call; every event already carries its
 ``game`` number, and the encoder writes cards as their codes because
-:class:`~voice_rang.engine.cards.Card` is an enum whose value is the code.
+:class:`~voice_rang.cards.Card` is an enum whose value is the code.
 
 >>> from random import Random
->>> from voice_rang.engine.game import Game
+>>> from voice_rang.games.rang_milanti.game import Game
 >>> game = Game(2, Random(7), number=3)
 >>> lines = encode_events([game.dealt]).decode().splitlines()
 >>> lines[0][:60]

@@ -12,7 +12,7 @@ A two-seat game from a stacked deck: the host's four of clubs lands on the
 guest's seven of clubs and takes the pile, then turns one more card.
 
 >>> from random import Random
->>> from voice_rang.engine.cards import Card, DECK
+>>> from voice_rang.cards import Card, DECK
 >>> first = [Card("KH"), Card("7C"), Card("4C"), Card("2S"), Card("QD")]
 >>> deck = first + [c for c in DECK if c not in first]
 >>> game = Game(2, Random(1), deck=deck)
@@ -30,7 +30,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from random import Random
 
-from .cards import DECK, Card, DeckError, parse_deck
+from ...cards import DECK, Card, DeckError, parse_deck
 from .events import Dealt, Event, GameOver, Reshuffled, Revealed, WentOut
 
 __all__ = ["DEFAULT_CAP", "MAX_SEATS", "MIN_SEATS", "Game", "GameFinished", "seat_names"]

@@ -1,6 +1,8 @@
-"""The pure rules engine: cards, the game, its events and the JSON Lines log. No I/O."""
+"""Rang Milanti: its pure engine (the game, its events, the JSON Lines log; no I/O) and, beside it,
+what binds it to the table: :mod:`.play` (the :class:`~voice_rang.game.GamePlay`), :mod:`.narration`
+(its words), :mod:`.demo` and :mod:`.simulate`. Importing this package loads the engine alone."""
 
-from .cards import DECK, Card, DeckError, Rank, Suit, parse_card, parse_deck
+from ...cards import DECK, Card, DeckError, Rank, Suit, parse_card, parse_deck
 from .events import Dealt, EndReason, Event, GameOver, Reshuffled, Revealed, WentOut
 from .game import DEFAULT_CAP, MAX_SEATS, MIN_SEATS, Game, GameFinished, seat_names
 

@@ -5,7 +5,7 @@ The deck below was picked by search among shuffled decks for a short two-seat ga
 that shows a miss, a match with the extra card after it, a reshuffle and a seat
 going out, all within about fifty reveals.
 
->>> steps = demo_steps(Narrator.load("en", seats=2))
+>>> steps = demo_steps(RangMilantiNarrator.load("en", seats=2))
 >>> len(steps) > 40
 True
 >>> sum("one more" in m.text for step in steps for m in step) >= 1
@@ -13,7 +13,7 @@ True
 
 With sounds on, each sound is explained the first time it is heard:
 
->>> heard = demo_steps(Narrator.load("en", seats=2, sounds=True))
+>>> heard = demo_steps(RangMilantiNarrator.load("en", seats=2, sounds=True))
 >>> [m.text for step in heard for m in step if m.kind == "sound lesson"][:2]
 ['That chime means it is your turn.', 'That tick is the sound of a miss.']
 """
@@ -23,9 +23,11 @@ from __future__ import annotations
 from dataclasses import replace
 from random import Random
 
-from .engine import Game, GameOver, Reshuffled, Revealed, WentOut, parse_deck
-from .messages import Message, Priority
-from .narration import Narrator
+from ...cards import parse_deck
+from ...messages import Message, Priority
+from .events import GameOver, Reshuffled, Revealed, WentOut
+from .game import Game
+from .narration import RangMilantiNarrator
 
 __all__ = ["DEMO_DECK", "DEMO_SEED", "demo_game", "demo_steps"]
 
@@ -43,11 +45,11 @@ def demo_game() -> Game:
     return Game(2, Random(DEMO_SEED), deck=parse_deck(DEMO_DECK))
 
 
-def _lesson(narrator: Narrator, key: str) -> Message:
+def _lesson(narrator: RangMilantiNarrator, key: str) -> Message:
     return narrator.say("demo", key, priority=Priority.NORMAL, kind="lesson")
 
 
-def demo_steps(narrator: Narrator) -> list[list[Message]]:
+def demo_steps(narrator: RangMilantiNarrator) -> list[list[Message]]:
     """The demo as steps: the introduction and deal, then one step per reveal.
 
     Each step ends by saying what comes next; a rule's lesson follows the first move
@@ -73,7 +75,7 @@ def demo_steps(narrator: Narrator) -> list[list[Message]]:
     return steps
 
 
-def _with_sound_lessons(narrator: Narrator, messages: list[Message], taught: set[str]) -> list[Message]:
+def _with_sound_lessons(narrator: RangMilantiNarrator, messages: list[Message], taught: set[str]) -> list[Message]:
     """``messages``, each followed the first time its sound is heard by what the sound means."""
     out: list[Message] = []
     for message in messages:
@@ -104,7 +106,7 @@ def _lesson_for(event: object) -> str | None:
     return None
 
 
-def _what_next(narrator: Narrator, game: Game) -> Message:
+def _what_next(narrator: RangMilantiNarrator, game: Game) -> Message:
     if game.current_seat == 0:
         key = "next_yours_extra" if game.owes_extra_card else "next_yours"
     else:

@@ -120,7 +120,7 @@ def parse_deck(codes: Iterable[str]) -> list[Card]:
     >>> parse_deck(["AC", "AC"])
     Traceback (most recent call last):
     ...
-    voice_rang.engine.cards.DeckError: a deck needs all 52 cards once each; got 2 cards, AC twice
+    voice_rang.cards.DeckError: a deck needs all 52 cards once each; got 2 cards, AC twice
     """
     cards = [parse_card(code) for code in codes]
     counts = Counter(cards)
