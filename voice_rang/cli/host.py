@@ -27,15 +27,20 @@ from ..table import SeatKind, Table
 from ..table.loop import Inbox
 from ..table.save import SavedGame
 from . import UsageError
+from .court_piece import add_court_piece_arguments, refuse_options_of_the_other_game
 from .device import add_input_arguments, add_output_arguments, check_output_arguments, load_saved_game, open_device
-from .play import add_game_arguments, check_game_arguments
+from .host_court_piece import run_court_piece_host
+from .play import GAMES, add_game_arguments, check_game_arguments
 
 DEFAULT_PORT = 8765
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--seats", type=int, default=4,
-                        help="seats at the table, 2 to 6 (default 4): you, then guests; untaken seats are computers")
+    parser.add_argument("game", nargs="?", choices=GAMES, default="rang-milanti",
+                        help="rang-milanti (the default) or court-piece: four seats, partners across the table")
+    parser.add_argument("--seats", type=int,
+                        help="Rang Milanti: seats at the table, 2 to 6 (default 4): you, then guests; "
+                             "untaken seats are computers")
     parser.add_argument("--port", type=int,
                         help=f"port to listen on (default {DEFAULT_PORT}; with --resume, the port it had)")
     parser.add_argument("--bind",
@@ -48,6 +53,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="go on with the hosted game that stopped (saved after every card): its seats, "
                              "cards and address are kept, each guest that comes back takes its own seat")
     add_game_arguments(parser)
+    add_court_piece_arguments(parser)
     add_output_arguments(parser)
     add_input_arguments(parser)
 
@@ -88,6 +94,11 @@ def take_up_table(args: argparse.Namespace, saved: SavedGame, kept: HostTable) -
 
 
 def run(args: argparse.Namespace) -> int:
+    refuse_options_of_the_other_game(args)
+    if args.game == "court-piece":
+        return run_court_piece_host(args, DEFAULT_PORT)
+    if args.seats is None:
+        args.seats = 4
     deck = check_game_arguments(args)
     check_output_arguments(args)
     saved: SavedGame | None = None
