@@ -31,10 +31,10 @@ from ..games.court_piece.actions import (
     TrumpLater,
 )
 from ..games.court_piece.deck import CARD_OF, index_of
-from ..games.court_piece.events import SessionStarted
+from ..games.court_piece.events import DealEnded, SessionStarted
 from ..games.court_piece.narration import CourtPieceNarration, hand_order
 from ..games.court_piece.play import CourtPiecePlay
-from ..games.court_piece.seat_events import SeatEvent, SeatFeed
+from ..games.court_piece.seat_events import SeatEvent, SeatFeed, TrickTaken
 from ..games.court_piece.view import Phase, SeatView
 from ..messages import Message, Priority
 from ..narration import Narrator
@@ -133,7 +133,7 @@ class CourtPieceBridge(HostBridge):
         for seat, news in self._news_of.items():
             view = session.view(seat)
             shown = news.feed.take(events, view)
-            lines = news.narration.events(shown)
+            lines = [line for event in shown for line in self._worded(seat, news.narration, event)]
             if started:
                 lines.insert(1 if lines else 0, self.partners(seat, news.narration.narrator))
             if view.to_act == seat and not session.is_over:
@@ -141,6 +141,20 @@ class CourtPieceBridge(HostBridge):
             self._send(seat, view, lines, shown)
         self.sync()
         time.sleep(0)  # let the server's thread send it now (see HostBridge.record)
+
+    @staticmethod
+    def _worded(seat: int, narration: CourtPieceNarration, event: SeatEvent) -> list[Message]:
+        """One event in ``seat``'s words; a trick to its team and a court are marked so (a page
+        says them at once, as it says its turn)."""
+        said = narration.event(event)
+        kind = ""
+        if isinstance(event, TrickTaken) and event.winner % 2 == seat % 2:
+            kind = "trick ours"
+        elif isinstance(event, DealEnded) and event.kind != "win":
+            kind = "court"
+        if not kind:
+            return said
+        return [Message(line.text, line.priority, kind, line.cue) for line in said]
 
     def partners(self, seat: int, narrator: Narrator) -> Message:
         """Who plays with whom, as ``seat`` hears it: "You and Ann against Raj and Mita"."""
