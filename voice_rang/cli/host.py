@@ -10,13 +10,11 @@ from __future__ import annotations
 
 import argparse
 import queue
-import secrets
-import socket
 import sys
 from random import Random
 
 from ..commands import CommandSet
-from ..games.rang_milanti import MAX_SEATS, MIN_SEATS, Game
+from ..games.rang_milanti import Game
 from ..games.rang_milanti.narration import RangMilantiNarrator
 from ..games.rang_milanti.play import RangMilantiPlay
 from ..net.host import HostBridge, run_lobby
@@ -30,6 +28,7 @@ from . import UsageError
 from .court_piece import add_court_piece_arguments, refuse_options_of_the_other_game
 from .device import add_input_arguments, add_output_arguments, check_output_arguments, load_saved_game, open_device
 from .host_court_piece import run_court_piece_host
+from .host_options import check_host_arguments, reachable_address
 from .play import GAMES, add_game_arguments, check_game_arguments
 
 DEFAULT_PORT = 8765
@@ -56,33 +55,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_court_piece_arguments(parser)
     add_output_arguments(parser)
     add_input_arguments(parser)
-
-
-def check_host_arguments(args: argparse.Namespace) -> str:
-    """Check the host's own options; the join code."""
-    if not MIN_SEATS <= args.seats <= MAX_SEATS:
-        raise UsageError(f"--seats must be {MIN_SEATS} to {MAX_SEATS}, not {args.seats}")
-    if not 0 <= args.port <= 65535:
-        raise UsageError(f"--port must be 0 to 65535, not {args.port}")
-    if not 0 <= args.grace <= 600:
-        raise UsageError(f"--grace must be 0 to 600 seconds, not {args.grace}")
-    if args.code is None:
-        return "".join(secrets.choice("0123456789") for _ in range(4))
-    if not (args.code.isascii() and args.code.isdigit() and 4 <= len(args.code) <= 8):
-        raise UsageError(f"--code must be 4 to 8 digits, not {args.code!r}")
-    return str(args.code)
-
-
-def reachable_address(bind: str) -> str:
-    """The address guests on the same network use: the bound one, or this machine's own."""
-    if bind not in ("0.0.0.0", "::", ""):
-        return bind
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
-        try:
-            probe.connect(("192.0.2.1", 9))  # no packet is sent: this only picks the outgoing interface
-            return str(probe.getsockname()[0])
-        except OSError:
-            return "127.0.0.1"
 
 
 def take_up_table(args: argparse.Namespace, saved: SavedGame, kept: HostTable) -> None:

@@ -28,6 +28,7 @@ from ..table.loop import Inbox
 from . import UsageError
 from .court_piece import court_piece_rules
 from .device import check_output_arguments, open_device
+from .host_options import check_host_arguments, reachable_address
 
 SEATS = 4
 
@@ -41,8 +42,6 @@ class _NotSaved:
 
 
 def run_court_piece_host(args: argparse.Namespace, default_port: int) -> int:
-    from .host import check_host_arguments, reachable_address
-
     check_output_arguments(args)
     if args.resume:
         raise UsageError("--resume is not yet there for a hosted Court Piece; start a new one")

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..cards import Suit
+from ..cards import Card, Suit
 from ..commands import CommandSet
 from ..games.court_piece.actions import (
     Action,
@@ -79,6 +79,8 @@ class _SeatNews:
     feed: SeatFeed
     narration: CourtPieceNarration
     said: list[Line] = field(default_factory=list)
+    names: dict[Card, str] = field(default_factory=dict)
+    """Each card's name on its button, worded once."""
     away_at: int | None = None
     """How much it had been told when its guest dropped (what it missed is said on its return)."""
 
@@ -140,7 +142,7 @@ class CourtPieceBridge(HostBridge):
                 lines.extend(news.narration.turn_prompt(view))
             self._send(seat, view, lines, shown)
         self.sync()
-        time.sleep(0)  # let the server's thread send it now (see HostBridge.record)
+        self.server.caught_up()  # each play reaches every guest before the next is made
 
     @staticmethod
     def _worded(seat: int, narration: CourtPieceNarration, event: SeatEvent) -> list[Message]:
@@ -187,9 +189,12 @@ class CourtPieceBridge(HostBridge):
         for card in hand_order(view.hand, view.trump_suit):
             if not groups or groups[-1].suit != card.suit.value:
                 groups.append(SuitGroup(card.suit.value, "", []))
-            refusal = session.check(seat, PlayCard(card, face_down=view.face_down_only)) if playing else None
-            words = narration.cursor(card, refusal, face_down=playing and view.face_down_only).text
             playable = not playing or bool(view.legal_mask >> index_of(card) & 1)
+            if playable and not (playing and view.face_down_only):
+                words = self._card_name(seat, narration, card)
+            else:
+                refusal = session.check(seat, PlayCard(card, face_down=view.face_down_only)) if playing else None
+                words = narration.cursor(card, refusal, face_down=playing and view.face_down_only).text
             groups[-1].cards.append(HandCard(card.code, words.rstrip(".। "), playable))
         named = []
         for group in groups:
@@ -207,6 +212,13 @@ class CourtPieceBridge(HostBridge):
         return Board(hand=named, trick=trick, last=last, score=narration.score(view).text,
                      trumps=narration.trumps(view).text, turn=turn, choices=choices,
                      face_down=playing and view.face_down_only)
+
+    def _card_name(self, seat: int, narration: CourtPieceNarration, card: Card) -> str:
+        """A card as its button says it ("The queen of hearts"), worded once per seat."""
+        names = self._news_of[seat].names
+        if card not in names:
+            names[card] = narration.cursor(card, None).text
+        return names[card]
 
     @staticmethod
     def _play_words(narration: CourtPieceNarration, seat: int, card: int) -> str:

@@ -100,6 +100,8 @@ class HostServer:
         self._auto: list[bool] = [False] * seats
         self._waiting: list[int] = []
         """Seats of a resumed game waiting for their guests (the grace starts with the server)."""
+        self._connections: set[web.WebSocketResponse] = set()
+        """Every open WebSocket, seated or not (each is closed when the table ends)."""
         self._seat_of: dict[int, int] = {}
         """The seat each seated connection (by id) holds: a private message is written only to the
         connection of its own seat."""
@@ -183,6 +185,9 @@ class HostServer:
                 for seat in open_seats:
                     await self._send(seat, Bye(reason="host_ended"))
             sockets = [seat.socket for seat in open_seats if seat.socket is not None]
+            # Connections that hold no seat (refused, or never said hello) end too, before their
+            # handlers are stopped: a handler cancelled mid-read leaves the web layer a traceback.
+            sockets += [socket for socket in self._connections if socket not in sockets and not socket.closed]
             await asyncio.gather(*(flush(socket, 8.0) for socket in sockets))
             await asyncio.gather(*(socket.close() for socket in sockets), return_exceptions=True)
             if self._runner is not None:
@@ -220,6 +225,22 @@ class HostServer:
     def _send_private(self, seat: int, message: Private) -> None:
         if self._loop is not None:
             self._loop.call_soon_threadsafe(self._private_now, seat, message)
+
+    def caught_up(self, timeout: float = 0.05) -> None:
+        """Wait (a little) until the server's loop has taken what was handed to it and had a
+        turn at writing it: a table at beat 0 would otherwise run far ahead of its guests."""
+        loop = self._loop
+        if loop is None or not loop.is_running():
+            return
+        done = threading.Event()
+
+        async def mark() -> None:
+            await asyncio.sleep(0)
+            await asyncio.sleep(0)
+            done.set()
+
+        loop.call_soon_threadsafe(lambda: asyncio.ensure_future(mark()))
+        done.wait(timeout)
 
     def started(self) -> None:
         if self._loop is not None:
@@ -292,6 +313,7 @@ class HostServer:
     async def _socket(self, request: web.Request) -> web.WebSocketResponse:
         socket = web.WebSocketResponse(max_msg_size=self.limits.frame, heartbeat=10.0)
         await socket.prepare(request)
+        self._connections.add(socket)
         address = request.remote or "?"
         bucket = Bucket(self.limits.burst, time.monotonic())
         number: int | None = None
@@ -335,6 +357,7 @@ class HostServer:
                     number = None
                     break
         finally:
+            self._connections.discard(socket)
             self._narrated.pop(id(socket), None)
             self._seat_of.pop(id(socket), None)
             if number is not None and self._seats[number].socket is socket:
