@@ -208,3 +208,35 @@ def test_the_wire_check_finds_a_card_of_another_hand_in_events_or_in_words() -> 
     assert leaks([dealt, private([{"event": "hand", "cards": ["AH", "KD"], "deal": 1}])], 1, record) != []
     played = private([{"event": "play", "trick": 1, "seat": 2, "card": "AD", "deal": 1}], "The ace of diamonds.")
     assert leaks([dealt, played], 1, record) == []
+
+
+def test_a_host_killed_mid_session_and_resumed_seats_its_guest_again_and_plays_to_a_clean_log(
+        tmp_path: Path) -> None:
+    host, port = start_host(tmp_path, "--trump", "named", "--port", "0", "--grace", "20")
+    try:
+        ann = SocketGuest(port, "ann")
+        host.wait_for(joined(1), "ann joined")
+        host.write("new game\n")  # the host plays by hand: the session waits for it
+        wait(lambda: any(m["type"] == "private" and m["board"] for m in ann.messages()), "ann's board")
+        for _ in range(3):
+            host.write("cursor\n")
+            time.sleep(0.3)
+        host.popen.kill()
+        host.popen.wait(10)
+        assert ann.ended.wait(WAIT_S)
+        token = ann.token
+        again = Process(["host", "court-piece", "--resume", "--text", "--no-listen", "--beat", "0",
+                         "--log", str(tmp_path / "host.jsonl")], env_for(tmp_path / "host-state"))
+        again.wait_line(r"come back", WAIT_S)
+        back = SocketGuest(port, "ann", code=None, token=token)
+        wait(lambda: any(m["type"] == "private" and m["board"] for m in back.messages()), "ann's board again")
+        assert back.seat == 1
+        again.write("auto-play on\n", close=True)
+        assert again.finish() == 0, again.stderr()
+    finally:
+        host.kill()
+    record = host_record(tmp_path / "host.jsonl")
+    assert check_file(tmp_path / "host.jsonl") == []
+    assert any(event.get("event") == "end" for event in record)
+    assert leaks(back.frames, 1, record) == []
+    assert not (tmp_path / "host-state" / "voice-rang" / "host-court-piece.json").exists()

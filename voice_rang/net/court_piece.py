@@ -121,6 +121,17 @@ class CourtPieceBridge(HostBridge):
             self._news_of[seat] = _SeatNews(SeatFeed(seat), CourtPieceNarration(narrator, self.play.rules),
                                             said=old.said if old else [], away_at=old.away_at if old else None)
 
+    def taken_up(self) -> None:
+        """After the table resumed a saved session: each guest seat's feed and words take it up
+        where it stands, from that seat's view (nothing is said again)."""
+        session = self.play.session
+        assert session is not None
+        for seat, news in self._news_of.items():
+            view = session.view(seat)
+            news.feed.catch_up(view)
+            news.narration.catch_up(view, view.score)
+        self.sync()
+
     def record(self, events: list[Any]) -> None:
         """The table's events: ``--log`` (the host's record), then each guest seat's own."""
         if self._log is not None:
