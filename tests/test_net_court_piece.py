@@ -136,6 +136,11 @@ def test_a_guest_cannot_play_out_of_turn_a_card_it_does_not_hold_for_another_sea
              "the forged seat refused")
         ann.send({"type": "command", "command": f"play {other}"})
         wait(lambda: sum(m["type"] == "error" for m in ann.messages()) >= 2, "a move as a command refused")
+        ann.send({"type": "say", "text": "x" * 81})
+        wait(lambda: sum(m["type"] == "error" for m in ann.messages()) >= 3, "a say too long refused")
+        ann.send({"type": "say", "text": "y" * 2000})
+        wait(lambda: any(m["type"] == "error" and m["code"] == "too_large" for m in ann.messages()),
+             "a message too large refused")
         forger = SocketGuest(port, "eve", code=None, token="x" * 24, play=False)
         wait(lambda: any(m["type"] == "error" and m["code"] == "unknown_token" for m in forger.messages()),
              "the forged token refused")
@@ -240,3 +245,51 @@ def test_a_host_killed_mid_session_and_resumed_seats_its_guest_again_and_plays_t
     assert any(event.get("event") == "end" for event in record)
     assert leaks(back.frames, 1, record) == []
     assert not (tmp_path / "host-state" / "voice-rang" / "host-court-piece.json").exists()
+
+
+def test_the_host_chooses_its_partner_in_the_lobby_and_each_guest_is_welcomed_at_its_new_seat(
+        tmp_path: Path) -> None:
+    host, port = start_host(tmp_path, "--trump", "named")
+    try:
+        ann = SocketGuest(port, "ann")
+        host.wait_for(joined(1), "ann joined")
+        raj = SocketGuest(port, "raj")
+        host.wait_for(joined(2), "raj joined")
+        assert (ann.seat, raj.seat) == (1, 2)
+        host.write("partner 1\n")
+        host.wait_line(r"Seats 1 and 2 changed places\.")
+        host.wait_line(r"^You and ann against raj and guest 3\.$")
+        wait(lambda: (ann.seat, raj.seat) == (2, 1), "the new welcomes")
+        host.write("swap 1 9\n")
+        host.wait_line(r"^Say partner and a seat")
+        host.write("new game\nauto-play on\n", close=True)
+        assert host.finish() == 0, host.stderr()
+    finally:
+        host.kill()
+    record = host_record(tmp_path / "host.jsonl")
+    for guest, seat in ((ann, 2), (raj, 1)):
+        privates = [m for m in guest.messages() if m["type"] == "private"]
+        assert privates and all(m["seat"] == seat for m in privates)
+        assert leaks(guest.frames, seat, record) == []
+    lines = [line["text"] for m in ann.messages() if m["type"] == "private" for line in m["lines"]]
+    assert "You and the host against guest 3 and raj." in lines
+
+
+def test_a_join_guest_uses_court_pieces_keys_and_asks_about_its_own_hand(tmp_path: Path) -> None:
+    host, port = start_host(tmp_path, "--trump", "named")
+    guest = Process(["join", f"127.0.0.1:{port}", "--code", "4719", "--name", "ann", "--text", "--no-listen"],
+                    env_for(tmp_path / "ann-state"))
+    try:
+        host.wait_for(joined(1), "ann joined")
+        host.write("new game\n")  # the host plays by hand: nothing moves until it does
+        guest.wait_line(r"^Deal 1: ")
+        guest.write("a\n")  # the key for the hand, as a line of one letter
+        hand = guest.wait_line(r"^Your hand, (\d+) cards: ")
+        assert hand.group(1) in ("5", "13")
+        guest.write("hearts are trumps\n")  # not its turn to call, whoever calls
+        guest.wait_line(r"not yours\.$|^Trumps first|^You")
+        guest.write("q\ny\n")
+        assert guest.finish() == 0
+    finally:
+        guest.kill()
+        host.kill()

@@ -107,7 +107,38 @@ class CourtPieceBridge(HostBridge):
     def hooks(self) -> SeatHooks:
         hooks = super().hooks()
         hooks.dropped = self._dropped
+        hooks.swapped = self._swapped
         return hooks
+
+    # ----- the lobby: who partners whom ------------------------------------------------------------
+
+    def lobby_command(self, command: str) -> Message | None:
+        """``partner 3`` (guest 3 sits across from the host) or ``swap 1 3`` (guests 1 and 3 change
+        seats), in the host's words; None when ``command`` is neither."""
+        words = command.lower().split()
+        net = self.narrator.prompts.messages["court_piece"]["net"]
+        seats = [int(word) for word in words[1:] if word.isdecimal()]
+        if len(words) == 2 and words[0] in net["partner_words"] and len(seats) == 1:
+            pair = (seats[0], 2)
+        elif len(words) == 3 and words[0] in net["swap_words"] and len(seats) == 2:
+            pair = (seats[0], seats[1])
+        else:
+            return None
+        if not all(0 < seat < self.play.seats for seat in pair) or pair[0] == pair[1]:
+            return self.narrator.say("court_piece", "net.swap_no", None, kind="answer", last=self.play.seats - 1)
+        assert self.server is not None
+        self.server.swap(*pair)
+        return None  # said once the seats have changed
+
+    def _swapped(self, first: int, second: int) -> None:
+        for table in (self.names, self.tokens):
+            _swap_keys(table, first, second)
+        _swap_keys(self._wanted_auto, first, second)
+        kinds = self.table.kinds
+        kinds[first], kinds[second] = kinds[second], kinds[first]
+        self.table.announce(self.narrator.say("court_piece", "net.swapped", None, kind="news",
+                                              first=first, second=second))
+        self.table.announce(self.partners(0, self.narrator))
 
     # ----- out ---------------------------------------------------------------------------------
 
@@ -171,9 +202,14 @@ class CourtPieceBridge(HostBridge):
 
     def partners(self, seat: int, narrator: Narrator) -> Message:
         """Who plays with whom, as ``seat`` hears it: "You and Ann against Raj and Mita"."""
+        words = narrator.prompts.messages["words"]
+
         def name(other: int) -> str:
             given = self.names.get(other, "") if other in self.tokens else ""
-            return given or narrator.seat_name(other)
+            if given:
+                return given
+            # Named by seat, not "your partner": the line says who the partner is.
+            return str(words["seat_host"]) if other == 0 else str(words["seat_guest"]).format(number=other)
 
         seats = self.play.seats
         return narrator.say("court_piece", "net.partners", None, Priority.NORMAL, "news",
@@ -338,6 +374,13 @@ class CourtPieceBridge(HostBridge):
         if view.to_act == seat and not session.is_over:
             lines.extend(news.narration.turn_prompt(view))
         self._send(seat, view, lines, remember=False)
+
+
+def _swap_keys(table: dict[int, Any], first: int, second: int) -> None:
+    """The entries of two seats change places (a seat with none leaves the other with none)."""
+    had = {seat: table.pop(seat) for seat in (first, second) if seat in table}
+    for seat, value in had.items():
+        table[second if seat == first else first] = value
 
 
 def _no_game() -> Answer:

@@ -242,6 +242,26 @@ class HostServer:
         loop.call_soon_threadsafe(lambda: asyncio.ensure_future(mark()))
         done.wait(timeout)
 
+    def swap(self, first: int, second: int) -> None:
+        """In the lobby: two guest seats change places, their guests (and tokens) with them; each
+        guest moved is welcomed again at its new seat (thread-safe)."""
+        if self._loop is not None:
+            self._loop.call_soon_threadsafe(self._swap, first, second)
+
+    def _swap(self, first: int, second: int) -> None:
+        if self._started or not (0 < first < len(self._seats) and 0 < second < len(self._seats)):
+            return
+        seats = self._seats
+        seats[first], seats[second] = seats[second], seats[first]
+        for number in (first, second):
+            seat = seats[number]
+            if seat.socket is not None and not seat.socket.closed:
+                self._seat_of[id(seat.socket)] = number
+                self._send_now(seat, self._welcome(number), encode(self._welcome(number)))
+        self._publish_seats()
+        if self._hooks.swapped is not None:
+            self._to_table(_bind(self._hooks.swapped, first, second))
+
     def started(self) -> None:
         if self._loop is not None:
             self._loop.call_soon_threadsafe(self._start_game)
@@ -340,6 +360,8 @@ class HostServer:
                     if number is None and socket.closed:
                         break
                     continue
+                if number is not None:
+                    number = self._seat_of.get(id(socket), number)  # seats may change in the lobby
                 if number is None or self._seats[number].socket is not socket:
                     await self._problem(socket, "hello_first")
                     continue
@@ -357,6 +379,8 @@ class HostServer:
                     number = None
                     break
         finally:
+            if number is not None:
+                number = self._seat_of.get(id(socket), number)
             self._connections.discard(socket)
             self._narrated.pop(id(socket), None)
             self._seat_of.pop(id(socket), None)
