@@ -293,3 +293,19 @@ def test_a_join_guest_uses_court_pieces_keys_and_asks_about_its_own_hand(tmp_pat
     finally:
         guest.kill()
         host.kill()
+
+
+def test_host_court_piece_refuses_rang_milantis_options_and_a_missing_save_with_one_line(tmp_path: Path) -> None:
+    import subprocess
+
+    from net_game import VOICE_RANG
+
+    seats = subprocess.run([VOICE_RANG, "host", "court-piece", "--seats", "3", "--text"], capture_output=True,
+                           text=True, env=env_for(tmp_path), timeout=WAIT_S)
+    assert seats.returncode == 2
+    assert seats.stderr.strip().splitlines() == [
+        "voice-rang host: --seats is an option of Rang Milanti: write voice-rang host rang-milanti --seats …"]
+    resume = subprocess.run([VOICE_RANG, "host", "court-piece", "--resume", "--text"], capture_output=True,
+                            text=True, env=env_for(tmp_path), timeout=WAIT_S)
+    assert resume.returncode == 1
+    assert len(resume.stderr.strip().splitlines()) == 1 and "Traceback" not in resume.stderr
