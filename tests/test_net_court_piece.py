@@ -309,3 +309,21 @@ def test_host_court_piece_refuses_rang_milantis_options_and_a_missing_save_with_
                             text=True, env=env_for(tmp_path), timeout=WAIT_S)
     assert resume.returncode == 1
     assert len(resume.stderr.strip().splitlines()) == 1 and "Traceback" not in resume.stderr
+
+
+def test_a_join_guest_whose_input_ends_at_its_turn_leaves_its_seat_to_the_computer(tmp_path: Path) -> None:
+    host, port = start_host(tmp_path, "--trump", "named")
+    guest = Process(["join", f"127.0.0.1:{port}", "--code", "4719", "--name", "ann", "--text", "--no-listen"],
+                    env_for(tmp_path / "ann-state"))
+    try:
+        host.wait_for(joined(1), "ann joined")
+        guest.write("", close=True)
+        host.write("new game\nauto-play on\n", close=True)
+        guest.wait_line(r"^Input ended before the game did: your seat is the computer's now\.$")
+        assert guest.finish() == 1
+        host.wait_line(r"left")
+        assert host.finish() == 0, host.stderr()
+    finally:
+        guest.kill()
+        host.kill()
+    assert check_file(tmp_path / "host.jsonl") == []

@@ -98,6 +98,8 @@ def run(args: argparse.Namespace) -> int:
             view = session.view
             if not view.started or view.over or load_token(key) is None:
                 return None
+            if session.court:
+                return narrator.say("net", "interrupted_guest_seat", command=rejoin_command(args))
             return narrator.say("net", "interrupted_guest", n=view.reveals, command=rejoin_command(args))
 
         return until_ctrl_c(lambda: _run_with_rejoin(session, inbox, connect, connection), stopped)

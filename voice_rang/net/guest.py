@@ -264,7 +264,10 @@ class GuestSession(Conversation):
         if (self.inputs_closed and not self.finished and view.started and not view.over
                 and view.turn == view.seat and not view.my_auto and self._wanted_auto is None
                 and not self._pending):
-            self._answer("answer", "input_ended", n=view.reveals)
+            if self.court:
+                self._answer("net", "input_ended_seat")
+            else:
+                self._answer("answer", "input_ended", n=view.reveals)
             self._send(Leave())
             self._finish(1)
 
