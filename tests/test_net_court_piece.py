@@ -131,6 +131,8 @@ def test_a_guest_cannot_play_out_of_turn_a_card_it_does_not_hold_for_another_sea
             wait(lambda: len(lines()) > said, "a refusal")
             assert lines()[said].endswith("not yours.")
             said = len(lines())
+        ann.send({"type": "settings", "verbosity": "brief"})
+        wait(lambda: "Verbosity brief." in lines(), "the page's detail kept for its seat")
         ann.send({"type": "say", "text": "hand", "seat": 2})
         wait(lambda: any(m["type"] == "error" and m["code"] == "bad_message" for m in ann.messages()),
              "the forged seat refused")

@@ -319,6 +319,11 @@ class CourtPieceBridge(HostBridge):
             return  # a command that was on its way when the seat dropped
         narration = self._news_of[seat].narration
         command = self.commands.parse(command) or command
+        level = command.removeprefix("verbosity ")
+        if level in ("brief", "normal", "full"):
+            narration.narrator.verbosity = level  # type: ignore[assignment]
+            self._tell(seat, [narration.narrator.say("answer", "verbosity", level=level)])
+            return
         if command in play.auto_commands:
             table.handle(command, seat=seat)
             self.sync()

@@ -370,6 +370,9 @@ class HostServer:
                 elif isinstance(message, Command | Say):
                     text = message.command if isinstance(message, Command) else message.text
                     self._to_table(_bind(self._hooks.command, number, text))
+                elif isinstance(message, Settings) and self.game == "court-piece":
+                    # The table words this seat's news: its detail is kept there.
+                    self._to_table(_bind(self._hooks.command, number, f"verbosity {message.verbosity}"))
                 elif isinstance(message, Settings):
                     view = self._seats[number].view
                     if view is not None:
