@@ -136,6 +136,8 @@ class CourtPieceBridge(HostBridge):
         _swap_keys(self._wanted_auto, first, second)
         kinds = self.table.kinds
         kinds[first], kinds[second] = kinds[second], kinds[first]
+        one, other = self._news_of[first].narration.narrator, self._news_of[second].narration.narrator
+        one.verbosity, other.verbosity = other.verbosity, one.verbosity  # each guest's detail goes with it
         self.table.announce(self.narrator.say("court_piece", "net.swapped", None, kind="news",
                                               first=first, second=second))
         self.table.announce(self.partners(0, self.narrator))
@@ -146,9 +148,9 @@ class CourtPieceBridge(HostBridge):
         """A new session: each guest seat's feed and words start again."""
         prompts = self.narrator.prompts
         for seat in self._channels:
-            narrator = Narrator(prompts=prompts, seats=self.play.seats, listener=seat,
-                                verbosity=self.narrator.verbosity, partners=True)
             old = self._news_of.get(seat)
+            narrator = Narrator(prompts=prompts, seats=self.play.seats, listener=seat, partners=True,
+                                verbosity=old.narration.narrator.verbosity if old else self.narrator.verbosity)
             self._news_of[seat] = _SeatNews(SeatFeed(seat), CourtPieceNarration(narrator, self.play.rules),
                                             said=old.said if old else [], away_at=old.away_at if old else None)
 
@@ -312,18 +314,20 @@ class CourtPieceBridge(HostBridge):
 
     def _command(self, seat: int, command: str) -> None:
         table, play = self.table, self.play
+        command = self.commands.parse(command) or command
+        level = command.removeprefix("verbosity ")
+        if level in ("brief", "normal", "full") and seat in self._news_of:
+            narrator = self._news_of[seat].narration.narrator
+            narrator.verbosity = level  # type: ignore[assignment]
+            if table.game is not None:
+                self._tell(seat, [narrator.say("answer", "verbosity", level=level)])
+            return
         if table.game is None:
             self._reply(seat, "net", "not_started", None, {})
             return
         if table.kinds[seat] != "remote" or seat not in self._news_of:
             return  # a command that was on its way when the seat dropped
         narration = self._news_of[seat].narration
-        command = self.commands.parse(command) or command
-        level = command.removeprefix("verbosity ")
-        if level in ("brief", "normal", "full"):
-            narration.narrator.verbosity = level  # type: ignore[assignment]
-            self._tell(seat, [narration.narrator.say("answer", "verbosity", level=level)])
-            return
         if command in play.auto_commands:
             table.handle(command, seat=seat)
             self.sync()
