@@ -109,6 +109,20 @@ class CommandSet:
                 lookup[normalize(phrase)] = command
         object.__setattr__(self, "_lookup", lookup)
 
+    def become(self, other: CommandSet) -> None:
+        """Take ``other``'s phrases and keys in place: a ``join`` guest learns which game the host
+        plays only from its welcome, and the readers already holding this set read with the game's
+        words and keys from then on.
+
+        >>> commands = CommandSet.load("en")
+        >>> commands.become(CommandSet(phrases={"hand": ["my hand"]}, keys={"left": "hand previous"}))
+        >>> commands.parse("my hand"), commands.keys["left"], commands.parse("turn")
+        ('hand', 'hand previous', None)
+        """
+        # New objects, not the old ones emptied: those may be the cached prompts' own.
+        for name in ("phrases", "keys", "typed_only", "_lookup"):
+            object.__setattr__(self, name, getattr(other, name))
+
     def parse(self, text: str) -> str | None:
         """The command a typed or recognised line means, or ``None``."""
         lookup: dict[str, str] = getattr(self, "_lookup")  # noqa: B009

@@ -62,7 +62,8 @@ def refuse_options_of_the_other_game(args: argparse.Namespace) -> None:
         if getattr(args, name, None) is not None:
             option = "--" + name.replace("_", "-")
             game, other = ("Rang Milanti", "rang-milanti") if court else ("Court Piece", "court-piece")
-            raise UsageError(f"{option} is an option of {game}: write voice-rang play {other} {option} …")
+            verb = getattr(args, "command", None) or "play"  # play or host
+            raise UsageError(f"{option} is an option of {game}: write voice-rang {verb} {other} {option} …")
 
 
 def ask_for_game(args: argparse.Namespace) -> str:

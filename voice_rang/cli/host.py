@@ -10,13 +10,11 @@ from __future__ import annotations
 
 import argparse
 import queue
-import secrets
-import socket
 import sys
 from random import Random
 
 from ..commands import CommandSet
-from ..games.rang_milanti import MAX_SEATS, MIN_SEATS, Game
+from ..games.rang_milanti import Game
 from ..games.rang_milanti.narration import RangMilantiNarrator
 from ..games.rang_milanti.play import RangMilantiPlay
 from ..net.host import HostBridge, run_lobby
@@ -27,15 +25,21 @@ from ..table import SeatKind, Table
 from ..table.loop import Inbox
 from ..table.save import SavedGame
 from . import UsageError
+from .court_piece import add_court_piece_arguments, refuse_options_of_the_other_game
 from .device import add_input_arguments, add_output_arguments, check_output_arguments, load_saved_game, open_device
-from .play import add_game_arguments, check_game_arguments
+from .host_court_piece import run_court_piece_host
+from .host_options import check_host_arguments, reachable_address
+from .play import GAMES, add_game_arguments, check_game_arguments
 
 DEFAULT_PORT = 8765
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--seats", type=int, default=4,
-                        help="seats at the table, 2 to 6 (default 4): you, then guests; untaken seats are computers")
+    parser.add_argument("game", nargs="?", choices=GAMES, default="rang-milanti",
+                        help="rang-milanti (the default) or court-piece: four seats, partners across the table")
+    parser.add_argument("--seats", type=int,
+                        help="Rang Milanti: seats at the table, 2 to 6 (default 4): you, then guests; "
+                             "untaken seats are computers")
     parser.add_argument("--port", type=int,
                         help=f"port to listen on (default {DEFAULT_PORT}; with --resume, the port it had)")
     parser.add_argument("--bind",
@@ -48,35 +52,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="go on with the hosted game that stopped (saved after every card): its seats, "
                              "cards and address are kept, each guest that comes back takes its own seat")
     add_game_arguments(parser)
+    add_court_piece_arguments(parser)
     add_output_arguments(parser)
     add_input_arguments(parser)
-
-
-def check_host_arguments(args: argparse.Namespace) -> str:
-    """Check the host's own options; the join code."""
-    if not MIN_SEATS <= args.seats <= MAX_SEATS:
-        raise UsageError(f"--seats must be {MIN_SEATS} to {MAX_SEATS}, not {args.seats}")
-    if not 0 <= args.port <= 65535:
-        raise UsageError(f"--port must be 0 to 65535, not {args.port}")
-    if not 0 <= args.grace <= 600:
-        raise UsageError(f"--grace must be 0 to 600 seconds, not {args.grace}")
-    if args.code is None:
-        return "".join(secrets.choice("0123456789") for _ in range(4))
-    if not (args.code.isascii() and args.code.isdigit() and 4 <= len(args.code) <= 8):
-        raise UsageError(f"--code must be 4 to 8 digits, not {args.code!r}")
-    return str(args.code)
-
-
-def reachable_address(bind: str) -> str:
-    """The address guests on the same network use: the bound one, or this machine's own."""
-    if bind not in ("0.0.0.0", "::", ""):
-        return bind
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
-        try:
-            probe.connect(("192.0.2.1", 9))  # no packet is sent: this only picks the outgoing interface
-            return str(probe.getsockname()[0])
-        except OSError:
-            return "127.0.0.1"
 
 
 def take_up_table(args: argparse.Namespace, saved: SavedGame, kept: HostTable) -> None:
@@ -88,6 +66,11 @@ def take_up_table(args: argparse.Namespace, saved: SavedGame, kept: HostTable) -
 
 
 def run(args: argparse.Namespace) -> int:
+    refuse_options_of_the_other_game(args)
+    if args.game == "court-piece":
+        return run_court_piece_host(args, DEFAULT_PORT)
+    if args.seats is None:
+        args.seats = 4
     deck = check_game_arguments(args)
     check_output_arguments(args)
     saved: SavedGame | None = None

@@ -16,9 +16,10 @@ from ..games.rang_milanti.narration import RangMilantiNarrator
 from ..messages import Message
 from ..net.client import AddressError, HostConnection, hello_for, parse_address
 from ..net.guest import GuestSession
-from ..net.protocol import Problem
+from ..net.protocol import Problem, Welcome
 from ..net.tokens import forget_token, load_token, save_token, seat_key
 from ..net.view import GuestView
+from ..prompts import load_game_prompts
 from . import UsageError
 from .device import (
     add_input_arguments,
@@ -59,11 +60,17 @@ def run(args: argparse.Namespace) -> int:
     with open_device(args, narrator) as device:
         outputs = device.outputs
         connection: list[HostConnection] = []
+        court = [False]
 
         def send(message: Any) -> bool:
             return connection[0].send(message)
 
         def deliver(item: Any) -> None:
+            if isinstance(item, Welcome) and item.game == "court-piece" and not court[0]:
+                court[0] = True  # the keys and words of Court Piece from now on
+                prompts, _ = load_game_prompts(args.lang, "court-piece")
+                commands.become(CommandSet(phrases=prompts.commands, keys=prompts.keys,
+                                           typed_only=prompts.typed_only))
             if isinstance(item, Problem) and item.code == "unknown_token" and args.code:
                 forget_token(key)  # an old table's seat: join this one with the code instead
                 inbox.put(_Rejoin())
@@ -91,6 +98,8 @@ def run(args: argparse.Namespace) -> int:
             view = session.view
             if not view.started or view.over or load_token(key) is None:
                 return None
+            if session.court:
+                return narrator.say("net", "interrupted_guest_seat", command=rejoin_command(args))
             return narrator.say("net", "interrupted_guest", n=view.reveals, command=rejoin_command(args))
 
         return until_ctrl_c(lambda: _run_with_rejoin(session, inbox, connect, connection), stopped)

@@ -14,9 +14,10 @@ from typing import Any
 
 import msgspec
 
-from ..commands import auto_reveal_wanted
+from ..commands import UNKNOWN_INPUT, auto_reveal_wanted
+from ..games.court_piece.events import SessionEnded
 from ..games.rang_milanti import Dealt, Event
-from ..messages import Message
+from ..messages import Message, Priority
 from ..table.answers import Conversation
 from ..table.loop import BARGE_IN, INPUT_ENDED, SPEECH_ENDED, Guess, TableOutputs
 from .client import Connected, ConnectionLost
@@ -28,8 +29,11 @@ from .protocol import (
     Command,
     HostMessage,
     Leave,
+    Private,
     Problem,
     Published,
+    Say,
+    Turn,
     Welcome,
 )
 from .view import GuestView
@@ -41,6 +45,11 @@ REMOTE = frozenset({"turn", "auto-reveal on", "auto-reveal off", "auto-reveal to
 LOCAL = frozenset({"repeat", "status", "help", "history back", "history forward", "quit", "yes", "no",
                    "new game", "faster", "slower", "verbosity brief", "verbosity normal", "verbosity full",
                    "verbosity cycle", "stop", "sounds on", "sounds off", "sounds toggle"})
+COURT_LOCAL = frozenset({"repeat", "history back", "history forward", "quit", "yes", "no", "faster", "slower",
+                         "verbosity brief", "verbosity normal", "verbosity full", "verbosity cycle", "stop",
+                         "sounds on", "sounds off", "sounds toggle"})
+"""At Court Piece, what this device answers itself: everything else (a card, the hand, the trick)
+goes to the host as the words typed, and comes back from this seat's own view."""
 
 
 class GuestSession(Conversation):
@@ -80,6 +89,8 @@ class GuestSession(Conversation):
         self.connected = False
         self.address = ""
         """The host's address, as the guest gave it (for saying why it cannot be reached)."""
+        self.court = False
+        """The host plays Court Piece: it words this seat's news, and takes its commands as words."""
 
     # ----- the loop ------------------------------------------------------------------------------
 
@@ -121,7 +132,45 @@ class GuestSession(Conversation):
 
     # ----- from the host ------------------------------------------------------------------------
 
+    def _court(self, message: HostMessage) -> None:
+        """Court Piece: the host has worded this seat's own news; the view keeps whose turn it is."""
+        view = self.view
+        if isinstance(message, Private):
+            if message.seat != view.seat:
+                return  # never this seat's: not said
+            view.started = True
+            if any(isinstance(event, SessionEnded) for event in message.events):
+                view.over = True
+            if message.board is not None:
+                view.turn = view.seat if message.board.turn else None
+            for said in message.lines:
+                self._say(Message(said.text, Priority(said.priority), said.kind))
+        elif isinstance(message, Turn):
+            view.turn = message.seat
+        else:
+            if isinstance(message, Welcome):
+                if self._on_token is not None:
+                    self._on_token(message.token)
+                message = msgspec.structs.replace(message, turn=None, events=[])
+            if isinstance(message, Answer):
+                self._pending = False
+            for heard in view.messages(message):
+                self._say(heard)
+            if isinstance(message, Welcome):
+                view.started = message.started
+        if isinstance(message, Bye):
+            self._finish(0)
+        elif isinstance(message, Problem) and message.code in ("version", "wrong_code", "wait", "full",
+                                                               "started", "unknown_token", "flooding"):
+            self._finish(1)
+        self._check_input_end()
+
     def _host(self, message: HostMessage) -> None:
+        if isinstance(message, Welcome) and message.game == "court-piece":
+            self.court = True
+        if self.court:
+            self._court(message)
+            return
         if isinstance(message, Welcome) and message.version != PROTOCOL_VERSION:
             self._answer("net_error", "version", host_version=message.version, detail=PROTOCOL_VERSION)
             self._finish(1)
@@ -215,7 +264,10 @@ class GuestSession(Conversation):
         if (self.inputs_closed and not self.finished and view.started and not view.over
                 and view.turn == view.seat and not view.my_auto and self._wanted_auto is None
                 and not self._pending):
-            self._answer("answer", "input_ended", n=view.reveals)
+            if self.court:
+                self._answer("net", "input_ended_seat")
+            else:
+                self._answer("answer", "input_ended", n=view.reveals)
             self._send(Leave())
             self._finish(1)
 
@@ -232,6 +284,14 @@ class GuestSession(Conversation):
             if command == "no":
                 self._answer("answer", "quit_no")
                 return
+        if self.court and command not in COURT_LOCAL:
+            if command == UNKNOWN_INPUT or command.startswith("\x00"):
+                self._answer("answer", "unknown")
+            elif not self.view.started:
+                self._answer("net", "not_started")
+            elif not self._send(Say(text=command[:80])):
+                self._answer("net", "lost")
+            return
         if command in REMOTE:
             self._remote(command)
         elif command in LOCAL:

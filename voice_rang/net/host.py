@@ -14,6 +14,7 @@ from typing import Any
 
 from ..commands import AUTO_REVEAL_COMMANDS, auto_reveal_wanted, normalize
 from ..games.rang_milanti import Event
+from ..messages import Message
 from ..narration import Narrator
 from ..table import Table
 from ..table.loop import BARGE_IN, INPUT_ENDED, SPEECH_ENDED, Guess, Inbox
@@ -151,6 +152,11 @@ class HostBridge:
         self.table.handle(command, seat=seat)
         self.sync()
 
+    def lobby_command(self, command: str) -> Message | None:
+        """A lobby command of this game's own (Court Piece's seats), done; None when it is not one."""
+        del command
+        return None
+
     def do_kept(self) -> None:
         """Once the game has started: auto-reveal on for each seat whose guest asked for it in the
         lobby and is still there (every seat starts with it off)."""
@@ -193,7 +199,10 @@ def run_lobby(table: Table, inbox: queue.Queue[Inbox], narrator: Narrator, start
         if item == "quit":
             table.announce(narrator.say("answer", "quit_yes"))
             return 0
-        if item in LOBBY_COMMANDS:
+        said = bridge.lobby_command(item)
+        if said is not None:
+            table.announce(said)
+        elif item in LOBBY_COMMANDS:
             kept.append(item)
             table.announce(narrator.say("net", "lobby_kept"))
         elif item == "status":

@@ -7,6 +7,7 @@ page speaks the host's language like every other output.
 from __future__ import annotations
 
 import html
+import re
 from importlib import resources
 
 from aiohttp import web
@@ -16,6 +17,7 @@ __all__ = ["STATIC", "Page"]
 STATIC = {"/": ("index.html", "text/html"), "/page.js": ("page.js", "text/javascript"),
           "/page.css": ("page.css", "text/css")}
 """Every file the server serves: these, from the package, and nothing else."""
+_UNFILLED = re.compile(r"\{\{\w+\}\}")
 _HEADERS = {"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff"}
 
 
@@ -26,7 +28,7 @@ class Page:
         page = _read("index.html")
         for key, text in words.items():
             page = page.replace("{{" + key + "}}", html.escape(text, quote=True))
-        self.html = page
+        self.html = _UNFILLED.sub("", page)  # words of the other game
 
     async def serve(self, request: web.Request) -> web.Response:
         name, content_type = STATIC[request.path]

@@ -21,12 +21,14 @@ from typing import Annotated, Literal
 
 import msgspec
 
+from ..games.court_piece.seat_events import SeatEvent
 from ..games.rang_milanti import Event
 
 __all__ = [
-    "MAX_CLIENT_MESSAGE", "PROTOCOL_VERSION", "Answer", "Auto", "Bye", "ClientMessage", "Command",
-    "ErrorCode", "Hello", "HostMessage", "Leave", "Line", "Narration", "News", "Problem", "Published",
-    "SeatKindName", "Seats", "Settings", "Turn", "Welcome", "decode_client", "decode_host", "encode",
+    "MAX_CLIENT_MESSAGE", "PROTOCOL_VERSION", "Answer", "Auto", "Board", "Bye", "ClientMessage", "Command",
+    "ErrorCode", "GameName", "HandCard", "Hello", "HostMessage", "Leave", "Line", "Narration", "News",
+    "Private", "Problem", "Published", "Say", "SeatKindName", "Seats", "Settings", "SuitGroup", "Turn",
+    "Welcome", "decode_client", "decode_host", "encode",
 ]
 
 PROTOCOL_VERSION = 1
@@ -41,6 +43,9 @@ SeatKindName = Literal["person", "remote", "away", "computer", "open"]
 """What sits in a seat: the host's person, a connected guest, a guest gone within the grace,
 a computer (standing in for a guest, or an untaken seat), or, before the start, an open seat."""
 Verbosity = Literal["brief", "normal", "full"]
+GameName = Literal["rang-milanti", "court-piece"]
+"""The game a host plays: Rang Milanti publishes its events to all; Court Piece sends each seat its own."""
+SayText = Annotated[str, msgspec.Meta(min_length=1, max_length=80)]
 ErrorCode = Literal[
     "bad_message", "too_large", "too_fast", "flooding", "version", "wrong_code", "wait",
     "unknown_token", "full", "started", "hello_first", "hello_twice", "language",
@@ -84,6 +89,14 @@ class Command(_Message, frozen=True, tag="command"):
     command: RemoteCommand
 
 
+class Say(_Message, frozen=True, tag="say"):
+    """Court Piece: one command for the guest's own seat, as typed or as a command id ("queen of
+    hearts", "play QH", "hand", "cursor"). It names no seat: the connection's seat is the only one
+    it can act for, and the host reads the words as it reads its own keyboard's."""
+
+    text: SayText
+
+
 class Settings(_Message, frozen=True, tag="settings"):
     """A narrated guest's verbosity."""
 
@@ -94,7 +107,7 @@ class Leave(_Message, frozen=True, tag="leave"):
     """The guest leaves for good: a computer takes the seat at once."""
 
 
-ClientMessage = Hello | Command | Settings | Leave
+ClientMessage = Hello | Command | Say | Settings | Leave
 
 
 # ----- host to guest -----------------------------------------------------------------------------
@@ -174,6 +187,8 @@ class Welcome(_Message, frozen=True, tag="welcome"):
     events: list[Event] = []
     turn: Turn | None = None
     auto: list[bool] = []
+    game: GameName = "rang-milanti"
+    """Court Piece: ``events`` stays empty, and the seat's own catch-up follows as :class:`Private`."""
 
 
 class Line(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -195,7 +210,56 @@ class Narration(_Message, frozen=True, tag="narration"):
     back in a later :class:`Hello`)."""
 
 
-HostMessage = Published | Turn | Auto | Seats | News | Answer | Problem | Bye | Welcome | Narration
+class HandCard(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """One card of the seat's own hand: its code, its accessible name (with why it cannot be played
+    now, when it cannot), and whether it can be played."""
+
+    code: str
+    name: str
+    playable: bool
+
+
+class SuitGroup(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """The seat's cards of one suit, as the hand is said (trumps first, high to low)."""
+
+    suit: str
+    heading: str
+    cards: list[HandCard]
+
+
+class Board(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """Court Piece: what one seat sees of the table now, worded for it (a page shows it as is)."""
+
+    hand: list[SuitGroup]
+    trick: list[str]
+    last: list[str]
+    score: str
+    trumps: str
+    turn: bool
+    """It is this seat's turn."""
+    choices: list[HandCard] = []
+    """While it calls trumps (or may ask for a hidden one): each choice, ``code`` the command it sends."""
+    face_down: bool = False
+    """Hidden Rung: its card goes face down (``code face down``) unless it shows the trump."""
+
+
+class Private(_Message, frozen=True, tag="private"):
+    """Court Piece: one seat's own news, sent on that seat's connection and no other.
+
+    ``events``: the seat's projection of what happened (its own cards only, a hidden trump
+    hidden, another seat's face-down card faceless), never the host's record; ``lines``: them
+    worded for this seat; ``board``: its hand and the table as it sees them. The host checks
+    ``seat`` against the connection's seat before it writes the message."""
+
+    seat: int
+    events: list[SeatEvent] = []
+    lines: list[Line] = []
+    board: Board | None = None
+    sent: float = 0.0
+    """The host's ``time.perf_counter()`` when it sent them (for measuring delay on one machine)."""
+
+
+HostMessage = Private | Published | Turn | Auto | Seats | News | Answer | Problem | Bye | Welcome | Narration
 
 _client_decoder = msgspec.json.Decoder(ClientMessage)
 _host_decoder = msgspec.json.Decoder(HostMessage)

@@ -29,7 +29,7 @@ import msgspec
 
 from ..table.save import SavedGame, SaveError, read_save
 
-__all__ = ["GuestSeat", "HostTable", "host_record", "read_host_save"]
+__all__ = ["GuestSeat", "HostTable", "check_host_table", "host_record", "read_host_save"]
 
 
 class GuestSeat(msgspec.Struct, forbid_unknown_fields=True):
@@ -65,14 +65,24 @@ def read_host_save(path: Path) -> tuple[SavedGame, HostTable]:
 
     if saved.table is None:
         raise damaged("it has no seats of guests: it is not a hosted game")
-    try:
-        table = msgspec.convert(saved.table, type=HostTable)
-    except msgspec.ValidationError as error:
-        raise damaged(f"its seats are wrong ({error})") from None
     if saved.kinds[0] != "person" or "person" in saved.kinds[1:]:
         raise damaged("its first seat is not the host's")
-    if len(table.guests) != saved.seats - 1:
-        raise damaged(f"it has {saved.seats} seats and {len(table.guests) + 1} places")
+    return replace(saved, table=None), check_host_table(saved.table, saved.seats, path)
+
+
+def check_host_table(data: Any, seats: int, path: Path) -> HostTable:
+    """The host's part of a save (any game's), checked field by field; :class:`SaveError` if any
+    of it cannot be used: a token this host would not give, two seats with one token, a name too long."""
+
+    def damaged(detail: str) -> SaveError:
+        return SaveError("damaged", path, detail)
+
+    try:
+        table = msgspec.convert(data, type=HostTable)
+    except msgspec.ValidationError as error:
+        raise damaged(f"its seats are wrong ({error})") from None
+    if len(table.guests) != seats - 1:
+        raise damaged(f"it has {seats} seats and {len(table.guests) + 1} places")
     if not 0 < table.port <= 65535 or not (table.code.isascii() and table.code.isdigit()
                                              and 4 <= len(table.code) <= 8):
         raise damaged(f"port {table.port} or join code {table.code!r} cannot be")
@@ -85,4 +95,4 @@ def read_host_save(path: Path) -> tuple[SavedGame, HostTable]:
     tokens = [seat.token for seat in table.guests if seat.token]
     if len(set(tokens)) != len(tokens):
         raise damaged("two seats have the same token")
-    return replace(saved, table=None), table
+    return table

@@ -49,6 +49,8 @@ class SeatHooks:
     """The guest's connection ended without a goodbye: the grace starts."""
     command: Callable[[int, str], None]
     """A guest's command, for its own seat."""
+    swapped: Callable[[int, int], None] | None = None
+    """In the lobby, two seats changed places (who partners whom at Court Piece)."""
 
 
 @dataclass

@@ -1,5 +1,9 @@
 """The host's server: the web page, and a WebSocket per guest (commands in, public events out).
 
+Court Piece adds a seat's private news: it leaves only through a :class:`SeatChannel`, made for
+one seat, whose messages name that seat and are checked against the connection they are
+written to, so that nothing meant for one seat can ever reach another.
+
 It runs an asyncio loop on a thread of its own and never touches the game: a guest's command
 goes on the table's queue as a call for the table's thread, and what the table publishes comes
 back here through :meth:`HostServer.publish` to be sent to every guest. It serves three fixed
@@ -10,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import threading
 import time
 from collections.abc import Callable
@@ -30,14 +35,17 @@ from .protocol import (
     Bye,
     Command,
     ErrorCode,
+    GameName,
     Hello,
     HostMessage,
     Leave,
     Line,
     Narration,
     News,
+    Private,
     Problem,
     Published,
+    Say,
     Settings,
     Turn,
     Welcome,
@@ -46,7 +54,29 @@ from .protocol import (
 from .seating import Refusal, Seat, SeatHooks, Seating, plain_code
 from .view import GuestView
 
-__all__ = ["HostServer", "Limits", "SeatHooks", "plain_code"]
+__all__ = ["HostServer", "Limits", "PrivacyError", "SeatChannel", "SeatHooks", "plain_code"]
+
+_log = logging.getLogger("voice_rang.net")
+
+
+class PrivacyError(RuntimeError):
+    """A seat's private message was about to go to another seat: a bug, never sent."""
+
+
+class SeatChannel:
+    """The one way a seat's private news leaves the host: bound to its seat when it is made.
+
+    :meth:`send` refuses a message for any other seat at once (on the caller's thread); the
+    server checks the seat again against the connection it writes to."""
+
+    def __init__(self, server: HostServer, seat: int) -> None:
+        self.seat = seat
+        self._server = server
+
+    def send(self, message: Private) -> None:
+        if message.seat != self.seat:
+            raise PrivacyError(f"a message for seat {message.seat} on seat {self.seat}'s channel")
+        self._server._send_private(self.seat, message)
 
 
 class HostServer:
@@ -54,8 +84,9 @@ class HostServer:
 
     def __init__(self, seats: int, code: str, hooks: SeatHooks, *, send_to_table: Callable[[Any], None],
                  cap: int, page_words: dict[str, str], grace: float = 10.0,
-                 limits: Limits | None = None) -> None:
+                 limits: Limits | None = None, game: GameName = "rang-milanti") -> None:
         self.code = code
+        self.game: GameName = game
         self.cap = cap
         self.grace = grace
         self.limits = limits or Limits()
@@ -69,6 +100,11 @@ class HostServer:
         self._auto: list[bool] = [False] * seats
         self._waiting: list[int] = []
         """Seats of a resumed game waiting for their guests (the grace starts with the server)."""
+        self._connections: set[web.WebSocketResponse] = set()
+        """Every open WebSocket, seated or not (each is closed when the table ends)."""
+        self._seat_of: dict[int, int] = {}
+        """The seat each seated connection (by id) holds: a private message is written only to the
+        connection of its own seat."""
         self._narrated: dict[int, str] = {}
         """Connections (by id) that asked the host to word everything, and in which language."""
         self._page = Page(page_words)
@@ -149,6 +185,9 @@ class HostServer:
                 for seat in open_seats:
                     await self._send(seat, Bye(reason="host_ended"))
             sockets = [seat.socket for seat in open_seats if seat.socket is not None]
+            # Connections that hold no seat (refused, or never said hello) end too, before their
+            # handlers are stopped: a handler cancelled mid-read leaves the web layer a traceback.
+            sockets += [socket for socket in self._connections if socket not in sockets and not socket.closed]
             await asyncio.gather(*(flush(socket, 8.0) for socket in sockets))
             await asyncio.gather(*(socket.close() for socket in sockets), return_exceptions=True)
             if self._runner is not None:
@@ -176,6 +215,52 @@ class HostServer:
         """Send a message to one seat's guest alone (thread-safe)."""
         if self._loop is not None:
             self._loop.call_soon_threadsafe(self._tell, seat, message)
+
+    def channel(self, seat: int) -> SeatChannel:
+        """The channel for ``seat``'s private news (Court Piece)."""
+        if not 0 < seat < len(self._seats):
+            raise PrivacyError(f"no guest seat {seat}")
+        return SeatChannel(self, seat)
+
+    def _send_private(self, seat: int, message: Private) -> None:
+        if self._loop is not None:
+            self._loop.call_soon_threadsafe(self._private_now, seat, message)
+
+    def caught_up(self, timeout: float = 0.05) -> None:
+        """Wait (a little) until the server's loop has taken what was handed to it and had a
+        turn at writing it: a table at beat 0 would otherwise run far ahead of its guests."""
+        loop = self._loop
+        if loop is None or not loop.is_running():
+            return
+        done = threading.Event()
+
+        async def mark() -> None:
+            await asyncio.sleep(0)
+            await asyncio.sleep(0)
+            done.set()
+
+        loop.call_soon_threadsafe(lambda: asyncio.ensure_future(mark()))
+        done.wait(timeout)
+
+    def swap(self, first: int, second: int) -> None:
+        """In the lobby: two guest seats change places, their guests (and tokens) with them; each
+        guest moved is welcomed again at its new seat (thread-safe)."""
+        if self._loop is not None:
+            self._loop.call_soon_threadsafe(self._swap, first, second)
+
+    def _swap(self, first: int, second: int) -> None:
+        if self._started or not (0 < first < len(self._seats) and 0 < second < len(self._seats)):
+            return
+        seats = self._seats
+        seats[first], seats[second] = seats[second], seats[first]
+        for number in (first, second):
+            seat = seats[number]
+            if seat.socket is not None and not seat.socket.closed:
+                self._seat_of[id(seat.socket)] = number
+                self._send_now(seat, self._welcome(number), encode(self._welcome(number)))
+        self._publish_seats()
+        if self._hooks.swapped is not None:
+            self._to_table(_bind(self._hooks.swapped, first, second))
 
     def started(self) -> None:
         if self._loop is not None:
@@ -208,6 +293,16 @@ class HostServer:
         if seat.socket is not None and not seat.socket.closed:
             self._send_now(seat, message, encode(message))
 
+    def _private_now(self, number: int, message: Private) -> None:
+        seat = self._seats[number]
+        socket = seat.socket
+        if socket is None or socket.closed:
+            return  # nobody at the seat: its news waits for its welcome back
+        if message.seat != number or self._seat_of.get(id(socket)) != number:
+            _log.error("refused to send seat %s's news on seat %s's connection", message.seat, number)
+            return
+        send_later(socket, encode(message))
+
     def _send_now(self, seat: Seat, message: HostMessage, data: bytes) -> None:
         socket = seat.socket
         assert socket is not None
@@ -238,6 +333,7 @@ class HostServer:
     async def _socket(self, request: web.Request) -> web.WebSocketResponse:
         socket = web.WebSocketResponse(max_msg_size=self.limits.frame, heartbeat=10.0)
         await socket.prepare(request)
+        self._connections.add(socket)
         address = request.remote or "?"
         bucket = Bucket(self.limits.burst, time.monotonic())
         number: int | None = None
@@ -264,11 +360,19 @@ class HostServer:
                     if number is None and socket.closed:
                         break
                     continue
+                if number is not None:
+                    number = self._seat_of.get(id(socket), number)  # seats may change in the lobby
                 if number is None or self._seats[number].socket is not socket:
                     await self._problem(socket, "hello_first")
                     continue
-                if isinstance(message, Command):
-                    self._to_table(_bind(self._hooks.command, number, message.command))
+                if isinstance(message, Say) and self.game != "court-piece":
+                    await self._problem(socket, "bad_message", detail="say is a Court Piece message")
+                elif isinstance(message, Command | Say):
+                    text = message.command if isinstance(message, Command) else message.text
+                    self._to_table(_bind(self._hooks.command, number, text))
+                elif isinstance(message, Settings) and self.game == "court-piece":
+                    # The table words this seat's news: its detail is kept there.
+                    self._to_table(_bind(self._hooks.command, number, f"verbosity {message.verbosity}"))
                 elif isinstance(message, Settings):
                     view = self._seats[number].view
                     if view is not None:
@@ -278,7 +382,11 @@ class HostServer:
                     number = None
                     break
         finally:
+            if number is not None:
+                number = self._seat_of.get(id(socket), number)
+            self._connections.discard(socket)
             self._narrated.pop(id(socket), None)
+            self._seat_of.pop(id(socket), None)
             if number is not None and self._seats[number].socket is socket:
                 self._leave(number, for_good=False)
         if not socket.closed:
@@ -320,6 +428,7 @@ class HostServer:
         number = admitted
         seat = self._seats[number]
         seat.socket, seat.view = socket, self._new_view(hello)
+        self._seat_of[id(socket)] = number
         await self._send(seat, self._welcome(number))
         self._publish_seats()
         self._publish(News(key="joined", seat=number, name=name))
@@ -327,8 +436,8 @@ class HostServer:
         return number
 
     def _new_view(self, hello: Hello) -> GuestView | None:
-        if not hello.narrate:
-            return None
+        if not hello.narrate or self.game != "rang-milanti":
+            return None  # Court Piece: the table words each seat's news itself
         seats = len(self._seats)
         return GuestView(RangMilantiNarrator.load(hello.lang, seats=seats, verbosity=hello.verbosity, cap=self.cap),
                          heard=(hello.heard_game, hello.heard_events))
@@ -337,7 +446,7 @@ class HostServer:
         seat = self._seats[number]
         return Welcome(version=PROTOCOL_VERSION, seat=number, token=seat.token, seats=self._seating.message(),
                        cap=self.cap, started=self._started, events=list(self._events) if self._started else [],
-                       turn=self._turn if self._started else None, auto=list(self._auto))
+                       turn=self._turn if self._started else None, auto=list(self._auto), game=self.game)
 
     async def _take_back(self, number: int, socket: web.WebSocketResponse, hello: Hello) -> None:
         seat = self._seats[number]
@@ -347,6 +456,7 @@ class HostServer:
             seat.grace = None
         was = seat.kind
         seat.socket, seat.kind = socket, "remote"
+        self._seat_of[id(socket)] = number
         view = self._new_view(hello)
         if view is not None and seat.view is not None and old is None:
             view = seat.view  # a page coming back: its narrator knows what it already said

@@ -392,6 +392,13 @@ class Table(ListenerAnswers, Pacing):
             self.due = None
         self._happened(happened)
 
+    def take_move(self, happened: Happened) -> None:
+        """A move a remote seat made through its game (Court Piece's guests): logged, saved and
+        said here, and the game goes on from it."""
+        if happened.moved:
+            self.due = None
+        self._happened(happened)
+
     def _set_auto(self, on: bool | None) -> None:
         seat = self._person_for_commands() if self._asker is None else self._asker
         wanted = (not self.auto[seat]) if on is None else on

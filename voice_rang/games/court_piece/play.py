@@ -209,6 +209,39 @@ class CourtPiecePlay:
         with self.narration.speaking_to(holder if len(self.people) > 1 else self.narrator.listener):
             return self._question(holder, found)
 
+    # ----- a guest's seat (its own device asks, the host answers from that seat's view) --------
+
+    def move_for(self, seat: int, command: str) -> Happened:
+        """A move by the guest at ``seat`` (the caller has checked that it is that seat's turn):
+        what it did, or one message saying why not."""
+        found = self.canonical(command)
+        assert found is not None and self.session is not None
+        view = self._view(seat)
+        with self.narration.speaking_to(seat):  # a refusal is said to the guest, what it did to the host
+            action = self._action(seat, view, found, said_suit=command != found)
+            if isinstance(action, Message):
+                return Happened(messages=[action])
+            refusal = self.session.check(seat, action)
+            if refusal is not None:
+                return Happened(messages=[self.narration.refusal(refusal)])
+        self._cursor.pop(seat, None)
+        return self._happened(self.session.apply(seat, action))
+
+    def answer_for(self, seat: int, command: str) -> list[Message] | None:
+        """A guest's question about its own seat ("hand", "trick", the arrows through its hand):
+        the answer from that seat's view alone; None when it is not one. No hint: a guest's
+        device plays its own game."""
+        found = self.canonical(command)
+        if found is None or self.session is None or found == "hint" or self.is_move(command):
+            return None
+        with self.narration.speaking_to(seat):
+            happened = self._question(seat, found)
+        return None if happened is None else happened.messages
+
+    def action_words(self, action: Action) -> str:
+        """A move in words, as a hint says it ("name hearts as trumps"): a page's button for it."""
+        return self._action_words(action)
+
     def _take_keyboard(self) -> Happened:
         assert self._passing is not None
         self._holder, self._passing = self._passing, None
