@@ -257,7 +257,7 @@ def test_the_host_chooses_its_partner_in_the_lobby_and_each_guest_is_welcomed_at
         host.wait_for(joined(1), "ann joined")
         raj = SocketGuest(port, "raj")
         host.wait_for(joined(2), "raj joined")
-        assert (ann.seat, raj.seat) == (1, 2)
+        wait(lambda: (ann.seat, raj.seat) == (1, 2), "the welcomes")  # the host says it before raj reads it
         host.write("partner 1\n")
         host.wait_line(r"Seats 1 and 2 changed places\.")
         host.wait_line(r"^You and ann against raj and guest 3\.$")
