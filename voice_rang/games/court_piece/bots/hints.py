@@ -10,7 +10,7 @@ the view gives, or "the best chances".
 from __future__ import annotations
 
 from ..actions import Action, PlayCard
-from ..deck import CARD_OF, SUIT_MASKS, index_of
+from ..deck import CARD_OF, SUIT_MASKS, bits, index_of
 from ..view import Phase, SeatView
 from .base import Explanation
 from .centre import collects
@@ -88,7 +88,7 @@ def _play(view: SeatView, action: Action, card: int, findings: Findings) -> Expl
             return play_explanation("take centre", card, suit=led)
         if partner_winning:
             return play_explanation("make sure", card, cards=(best,), suit=led, seat=view.partner)
-        cheapest = not any(beats(view, other) for other in _cards(view.legal_mask & BELOW[card]))
+        cheapest = not any(beats(view, other) for other in bits(view.legal_mask & BELOW[card]))
         if view.trump >= 0 and suit == view.trump and led != view.trump:
             if best >= 0 and best // 13 == view.trump:
                 return play_explanation("overruff", card, cards=(best,), suit=led)
@@ -100,7 +100,7 @@ def _play(view: SeatView, action: Action, card: int, findings: Findings) -> Expl
             return play_explanation("cheapest winner", card, suit=led)
         return play_explanation("wins the trick", card, suit=led)
     if not partner_winning and (not wins or findings.mine < 0.5):
-        winners = [other for other in _cards(view.legal_mask) if other != card and beats(view, other)]
+        winners = [other for other in bits(view.legal_mask) if other != card and beats(view, other)]
         if winners:
             saved = max(winners, key=lambda other: (other % 13, other))
             return play_explanation("save for later", card, cards=(saved,), suit=led)
@@ -113,12 +113,3 @@ def _plain_or_best(view: SeatView, action: Action, card: int) -> Explanation:
     if plain.reason in PLAIN and (plain.reason == "lead long" or is_lowest(view, card)):
         return plain
     return Explanation("best chances", card=CARD_OF[card])
-
-
-def _cards(mask: int) -> list[int]:
-    found = []
-    while mask:
-        low = mask & -mask
-        found.append(low.bit_length() - 1)
-        mask ^= low
-    return found

@@ -13,7 +13,7 @@ from __future__ import annotations
 from random import Random
 
 from ..actions import Action, PlayCard
-from ..deck import POWER_OF, SUIT_MASKS, SUITS
+from ..deck import POWER_OF, SUIT_MASKS, SUITS, bits
 from ..rules import Variant
 from ..view import PLAY, PLAY_FACE_DOWN, REVEAL, Phase, SeatView
 from .base import Explanation
@@ -153,7 +153,7 @@ def _follow(view: SeatView, follow: int, out: int) -> tuple[Action, Explanation]
     seat, best = winning(view)
     partner = view.partner
     last = len(view.current) == 3
-    winners = [card for card in _ascending(follow) if beats(view, card)]
+    winners = [card for card in bits(follow) if beats(view, card)]
     low = (follow & -follow).bit_length() - 1
     if seat == partner:
         take = _take_centre(view, winners, out, last)
@@ -220,7 +220,7 @@ def _void(view: SeatView, out: int) -> tuple[Action, Explanation]:
         return _play(view, low), play_explanation("set trumps", low, suit=suit)
     trump = view.trump
     if trump >= 0 and not partner_winning:
-        trumps = [card for card in _ascending(legal & SUIT_MASKS[trump]) if beats(view, card)]
+        trumps = [card for card in bits(legal & SUIT_MASKS[trump]) if beats(view, card)]
         holding = trumps if last else [card for card in trumps if likely_holds(view, card, out)]
         if holding:
             card = holding[0]
@@ -259,12 +259,3 @@ def discard_card(view: SeatView, legal: int, trump: int, out: int) -> int:
         if cost < best_cost:
             best, best_cost = low, cost
     return best
-
-
-def _ascending(mask: int) -> list[int]:
-    found = []
-    while mask:
-        low = mask & -mask
-        found.append(low.bit_length() - 1)
-        mask ^= low
-    return found

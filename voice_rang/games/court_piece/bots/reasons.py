@@ -9,7 +9,7 @@ another card, is described by what the card does in this view (:func:`describe`)
 from __future__ import annotations
 
 from ..actions import Action, AskRedeal, DeclineTrumpCard, NameTrump, PlayCard, SetTrumpCard, TrumpLater
-from ..deck import CARD_OF, SUIT_MASKS, SUITS, index_of
+from ..deck import CARD_OF, SUIT_MASKS, SUITS, bits, index_of
 from ..view import SeatView
 from .base import Explanation
 from .counting import ABOVE, BELOW, beats, is_master, likely_holds, unseen, winning
@@ -163,7 +163,7 @@ def describe(view: SeatView, action: Action) -> Explanation:
     partner_winning = seat == view.partner
     wins = beats(view, card)
     lowest = is_lowest(view, card)
-    cheapest = wins and not any(beats(view, other) for other in _cards(view.legal_mask & BELOW[card]))
+    cheapest = wins and not any(beats(view, other) for other in bits(view.legal_mask & BELOW[card]))
     if wins and partner_winning:
         return play_explanation("make sure", card, cards=(best,), suit=led, seat=view.partner)
     if partner_winning:
@@ -171,7 +171,7 @@ def describe(view: SeatView, action: Action) -> Explanation:
         return play_explanation(reason, card, suit=led, seat=view.partner)
     if suit == led:
         if not wins:
-            beaten = any(beats(view, other) for other in _cards(view.legal_mask))
+            beaten = any(beats(view, other) for other in bits(view.legal_mask))
             reason = "cannot win" if lowest and not beaten else "lose this one"
             return play_explanation(reason, card, cards=(best,) if best >= 0 else (), suit=led)
         gone = gone_above(card, view)
@@ -207,12 +207,3 @@ def _describe_lead(view: SeatView, card: int, out: int) -> Explanation:
     if is_lowest(view, card):
         return play_explanation("lead low", card, suit=suit)
     return play_explanation("lead", card, suit=suit)
-
-
-def _cards(mask: int) -> list[int]:
-    found = []
-    while mask:
-        low = mask & -mask
-        found.append(low.bit_length() - 1)
-        mask ^= low
-    return found

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from random import Random
 
-from ..deck import SUIT_MASKS
+from ..deck import SUIT_MASKS, bits
 from ..rules import TrumpMode, Variant
 from ..view import SeatView
 from .centre import trump_set_in
@@ -248,7 +248,7 @@ def _quick_draw(template: Template, rng: Random) -> tuple[list[int], int] | None
     free = [bucket for bucket in buckets if bucket[2] == out]
     limited.sort(key=lambda bucket: (available & bucket[2]).bit_count() - bucket[1])
     for owner, need, allowed in limited:
-        choices = _bits(available & allowed)
+        choices = bits(available & allowed)
         if len(choices) < need:
             return None
         taken = 0
@@ -256,7 +256,7 @@ def _quick_draw(template: Template, rng: Random) -> tuple[list[int], int] | None
             taken |= 1 << card
         available &= ~taken
         filled.append((owner, taken))
-    rest = _bits(available)
+    rest = bits(available)
     rng.shuffle(rest)
     position = 0
     for owner, need, _ in free:
@@ -273,7 +273,7 @@ def _careful_draw(template: Template, rng: Random) -> tuple[list[int], int] | No
     room = [need for _, need, _ in buckets]
     allowed = [cards for _, _, cards in buckets]
     taken = [0] * len(buckets)
-    cards = _bits(template.out)
+    cards = bits(template.out)
     rng.shuffle(cards)
     kinds: dict[int, int] = {}
     kind_of = {}
@@ -314,18 +314,9 @@ def _feasible_bars(out: int, needs: list[int], barred: list[int], seat: int) -> 
     """Whether each seat's cards can be dealt at all with these bars (face-down and hidden cards take any)."""
     kinds: dict[int, int] = {}
     owners = [other for other in range(4) if other != seat and needs[other] > 0]
-    for card in _bits(out):
+    for card in bits(out):
         kind = sum(1 << number for number, other in enumerate(owners) if not barred[other] >> card & 1)
         kind |= 1 << len(owners)
         kinds[kind] = kinds.get(kind, 0) + 1
     spare = out.bit_count() - sum(needs[other] for other in owners)
     return _fits(kinds, [needs[other] for other in owners] + [spare])
-
-
-def _bits(mask: int) -> list[int]:
-    found = []
-    while mask:
-        low = mask & -mask
-        found.append(low.bit_length() - 1)
-        mask ^= low
-    return found
