@@ -276,3 +276,33 @@ def test_a_bengali_game_is_spoken_in_bengali_with_its_sounds(
     assert np.sqrt(np.mean(audio ** 2)) > LOUD / 3
     assert find_cue(audio, "miss you", threshold=0.5) or find_cue(audio, "miss", threshold=0.5)
 
+
+
+def test_a_spoken_court_piece_deal_plays_a_cue_for_each_trick_and_the_end(
+        audio_server: object, tap: SpeakerTap, tmp_path: Path) -> None:
+    """``voice-rang play court-piece`` through the front door, spoken, brief with sounds: at the
+    speaker, each trick's cue (taken by your team or theirs) in the order of the log, then won or lost."""
+    log = tmp_path / "session.jsonl"
+    started = time.monotonic()
+    result = subprocess.run(
+        [VOICE_RANG, "play", "court-piece", "--no-listen", "--verbosity", "brief", "--beat", "0", "--seed", "3",
+         "--target", "1", "--rate", "400", "--log", str(log)],
+        input="auto-play on\n", capture_output=True, text=True, timeout=300,
+        env={**os.environ, "XDG_STATE_HOME": str(tmp_path)})
+    ended = time.monotonic()
+    assert result.returncode == 0, result.stderr
+    expected = []
+    for event in map(json.loads, log.read_text().splitlines()):
+        if event["event"] == "trick":
+            ours = event["winner"] % 2 == 0
+            expected.append(f"capture {'you' if ours else 'other'} {4 * max(event['collected'], 1)}")
+        elif event["event"] == "end":
+            expected.append("won" if event["winner"] == 0 else "lost")
+    assert len(expected) >= 8
+    audio = recorded(tap, started, ended)
+    position = 0
+    for name in expected:
+        found = find_cue(audio[position:], name, threshold=0.5)
+        assert found is not None, f"{name} not heard after {position / RATE:.2f} s of {expected}"
+        position += found[0] + len(cue_template(name))
+    assert result.stdout.splitlines()[-1].startswith("Game over:")
