@@ -331,23 +331,31 @@ def open_log(path: str, saved: SavedGame | None) -> BinaryIO:
     goes, since it is played again) and appended to. A resumed game with any other log: a
     fresh file holding the whole game so far, from the replay. Raises ``OSError``.
     """
-    if saved is not None and saved.log_offset is not None and saved.log is not None and (
-        os.path.abspath(path) == saved.log
-    ):
+    if saved is None:
+        return _open_unbroken_log(path, None, None, b"")
+    return _open_unbroken_log(path, saved.log, saved.log_offset, lambda: encode_events(saved.replay()[2]))
+
+
+def _open_unbroken_log(path: str, saved_log: str | None, saved_offset: int | None,
+                       so_far: bytes | Callable[[], bytes]) -> BinaryIO:
+    """The one way both games' saves reopen ``--log PATH``: the saved log itself, cut back to
+    ``saved_offset`` and appended to, when it is that file and at least that long; otherwise a
+    fresh file starting with ``so_far`` (the game up to the save, made only when needed)."""
+    if saved_offset is not None and saved_log is not None and os.path.abspath(path) == saved_log:
         try:
             stream: BinaryIO = open(path, "r+b")  # noqa: SIM115 - the caller closes it
         except FileNotFoundError:
             pass
         else:
-            if os.fstat(stream.fileno()).st_size >= saved.log_offset:
-                stream.truncate(saved.log_offset)
-                stream.seek(saved.log_offset)
+            if os.fstat(stream.fileno()).st_size >= saved_offset:
+                stream.truncate(saved_offset)
+                stream.seek(saved_offset)
                 return stream
             stream.close()
     stream = open(path, "wb")  # noqa: SIM115 - the caller closes it
-    if saved is not None:
-        _, _, events = saved.replay()
-        stream.write(encode_events(events))
+    lines = so_far() if callable(so_far) else so_far
+    if lines:
+        stream.write(lines)
         stream.flush()
     return stream
 
@@ -467,19 +475,6 @@ def open_record_log(path: str, saved: SavedRecord | None, events: list[Any]) -> 
     """``--log PATH`` for a game saved by a :class:`RecordKeeper`, reading as one unbroken game:
     cut back to the save and appended to when it is the same log, else written afresh with
     ``events`` (the game replayed up to the save). Raises ``OSError``."""
-    if saved is not None and saved.log_offset is not None and saved.log == os.path.abspath(path):
-        try:
-            stream: BinaryIO = open(path, "r+b")  # noqa: SIM115 - the caller closes it
-        except FileNotFoundError:
-            pass
-        else:
-            if os.fstat(stream.fileno()).st_size >= saved.log_offset:
-                stream.truncate(saved.log_offset)
-                stream.seek(saved.log_offset)
-                return stream
-            stream.close()
-    stream = open(path, "wb")  # noqa: SIM115 - the caller closes it
-    if saved is not None:
-        stream.write(msgspec.json.Encoder().encode_lines(events))
-        stream.flush()
-    return stream
+    if saved is None:
+        return _open_unbroken_log(path, None, None, b"")
+    return _open_unbroken_log(path, saved.log, saved.log_offset, msgspec.json.Encoder().encode_lines(events))
