@@ -28,6 +28,7 @@ from ..table import SeatKind, Table
 from ..table.loop import Inbox
 from ..table.save import RecordKeeper, SavedRecord, SaveError, open_record_log, read_record, save_path
 from . import UsageError
+from .court_piece_options import add_rules_arguments
 
 __all__ = ["add_court_piece_arguments", "ask_for_game", "refuse_options_of_the_other_game", "run_court_piece"]
 
@@ -39,20 +40,9 @@ _RANG_MILANTI_ONLY = ("seats", "deck")
 
 
 def add_court_piece_arguments(parser: argparse.ArgumentParser) -> None:
-    court = parser  # one flat list of options: a screen reader hears each on its own line
-    court.add_argument("--variant", help="Court Piece: court-piece (the default), double-sir, be-ranga or hidden-rung")
-    court.add_argument("--trump", help="Court Piece: how trumps are chosen, named, card, hidden, blind or later")
-    court.add_argument("--scoring", help="Court Piece: points (to a target, the default) or courts (over some deals)")
-    court.add_argument("--target", type=int, help="Court Piece: points that win (default 10)")
-    court.add_argument("--deals", type=int, help="Court Piece: deals in a session scored by courts (default 8)")
-    court.add_argument("--redeal", action="store_true", default=None,
-                       help="Court Piece: the caller may ask for a new deal when its first five are below the jack")
-    court.add_argument("--no-early-late", action="store_true", default=None,
-                       help="Double Sir: no collecting after tricks 1-2 or 11-12")
-    court.add_argument("--aces-no-collect", action="store_true", default=None,
-                       help="Double Sir: two tricks in a row won with aces collect nothing")
-    court.add_argument("--goon", type=int, help="Double Sir: courts a goon court counts, 3 (default) or 10")
-    court.add_argument("--level", choices=LEVELS[1:], help="Court Piece: the computer seats' strength (default normal)")
+    add_rules_arguments(parser, "Court Piece: ")
+    parser.add_argument("--level", choices=LEVELS[1:],
+                        help="Court Piece: the computer seats' strength (default normal)")
 
 
 def refuse_options_of_the_other_game(args: argparse.Namespace) -> None:

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, BinaryIO
 from ..games.rang_milanti.game import DEFAULT_CAP, MAX_SEATS, MIN_SEATS
 from ..games.rang_milanti.simulate import Summary, simulate
 from . import UsageError
+from .court_piece_options import add_rules_arguments
 
 if TYPE_CHECKING:
     from ..games.court_piece.simulate import Summary as CourtPieceSummary
@@ -36,18 +37,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     rang.add_argument("--cap", type=int, help=f"reveals before a game stops (default {DEFAULT_CAP})")
     court = parser
     court.add_argument("--sessions", type=int, help="how many sessions to play (default 100)")
-    court.add_argument("--variant", help="court-piece (the default), double-sir, be-ranga or hidden-rung")
-    court.add_argument("--trump", help="how trumps are chosen: named, card, hidden, blind or later (Double Sir)")
-    court.add_argument("--scoring", help="points (to a target, the default) or courts (over a number of deals)")
-    court.add_argument("--target", type=int, help="points that win a session (default 10)")
-    court.add_argument("--deals", type=int, help="deals in a session scored by courts (default 8)")
-    court.add_argument("--redeal", action="store_true", default=None,
-                       help="the caller may ask for a new deal when its first five are all below the jack")
-    court.add_argument("--no-early-late", action="store_true", default=None,
-                       help="Double Sir: no collecting after tricks 1-2 or 11-12")
-    court.add_argument("--aces-no-collect", action="store_true", default=None,
-                       help="Double Sir: two tricks in a row won with aces collect nothing")
-    court.add_argument("--goon", type=int, help="Double Sir: courts a goon court counts, 3 (default) or 10")
+    add_rules_arguments(court)
     court.add_argument("--bots", help="the two teams' computer levels, e.g. strong,normal (default normal,normal); "
                        "they swap teams every session")
 
