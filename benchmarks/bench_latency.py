@@ -19,6 +19,14 @@ In the same run it measures the plain loop a typical program would write: Speech
 Run: ``.venv/bin/python benchmarks/bench_latency.py [--turns 10]``. Targets: median <= 150 ms,
 p90 <= 250 ms, and <= 0.2x the plain loop. Also reports start-up: ``voice-rang play`` to its first
 spoken audio (target < 1.5 s).
+
+``--game court-piece``: the end of a spoken card ("the queen of hearts", by flite's slt, a voice
+the card listener was never tuned on) to the first sound of the card played, through ``voice-rang
+play court-piece`` (normal verbosity, so that each card played is said as "You play …"). A script reads the printed lines, as a screen
+reader user hears them, and says a legal card on each of its turns; a turn whose answer is not
+the card said (a question, nothing) is counted as missed. Target: median <= 250 ms. Its baseline
+in the same run is the same game's answer to a typed card (the end of the line written to the
+start of the card's sound): what listening adds.
 """
 
 from __future__ import annotations
@@ -155,11 +163,105 @@ def measure_startup(server: AudioServer, command: list[str], runs: int = 3) -> d
             "startup_median_s": round(statistics.median(audio), 3) if audio else None}
 
 
+PLAYED = ("You lead", "You play", "You trump", "You cannot follow", "You name")
+
+
+def measure_court_piece(server: AudioServer, turns: int, *, typed: bool) -> dict[str, object]:
+    """Say (or, ``typed``, type) a legal card on each of the person's turns of ``voice-rang play
+    court-piece`` and time the first sound after it."""
+    from test_play_court_piece import LineReadingPlayer
+
+    watch = SpeakerWatch(server)
+    watch.start()
+    time.sleep(1.0)
+    command = [str(Path(sys.executable).parent / "voice-rang"), "play", "court-piece", "--beat", "0", "--seed", "3",
+               "--level", "easy", *(["--no-listen"] if typed else ["--listen"])]
+    process = subprocess.Popen(command, env=server.env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                               stderr=subprocess.DEVNULL, text=True, bufsize=1)
+    lines = LineWatch(process.stdout)
+    player = LineReadingPlayer()
+    read = 0
+    latencies: list[float] = []
+    misses = 0
+    listening = typed
+    try:
+        deadline = time.monotonic() + 60 + 30 * turns
+        while len(latencies) + misses < turns and time.monotonic() < deadline and process.poll() is None:
+            wanted = None
+            while wanted is None and time.monotonic() < deadline and process.poll() is None:
+                if read >= len(lines.lines):
+                    time.sleep(0.02)
+                    continue
+                line = lines.lines[read][1]
+                read += 1
+                listening = listening or line.startswith("Listening")
+                wanted = player.read(line)
+            if wanted is None:
+                break
+            while not listening and time.monotonic() < deadline:
+                listening = any(line.startswith("Listening") for _, line in lines.lines)
+                time.sleep(0.05)
+            if not watch.wait_quiet(1.0, timeout=60):
+                break
+            time.sleep(0.2)
+            if typed:
+                assert process.stdin is not None
+                end = time.monotonic()
+                process.stdin.write(wanted + "\n")
+                process.stdin.flush()
+            else:
+                _, done, when = server.say_and_mark(synthesize(wanted, "slt"))
+                done.wait(10)
+                end = when[0]
+            onset = watch.first_sound_after(end, timeout=10)
+            time.sleep(0.5)
+            answer = [line for at, line in lines.lines if at >= end - 0.2]
+            if onset is None or not answer or not answer[0].startswith(PLAYED):
+                misses += 1
+                continue
+            latencies.append((onset - end) * 1000)
+    finally:
+        if process.stdin:
+            with contextlib.suppress(OSError):
+                process.stdin.close()
+        process.terminate()
+        try:
+            process.wait(5)
+        except subprocess.TimeoutExpired:
+            process.kill()
+        watch.stop()
+    latencies.sort()
+    result: dict[str, object] = {"label": f"play court-piece, {'typed' if typed else 'spoken'} card",
+                                 "turns": len(latencies), "missed": misses}
+    if latencies:
+        result["median_ms"] = round(statistics.median(latencies), 1)
+        result["p90_ms"] = round(latencies[max(0, math.ceil(0.9 * len(latencies)) - 1)], 1)
+        result["all_ms"] = [round(value, 1) for value in latencies]
+    return result
+
+
+def main_court_piece(turns: int) -> int:
+    server = start_audio_server()
+    try:
+        typed = measure_court_piece(server, turns, typed=True)
+        spoken = measure_court_piece(server, turns, typed=False)
+    finally:
+        server.stop()
+    for result in (spoken, typed):
+        print(f"{result['label']}: median {result.get('median_ms')} ms, p90 {result.get('p90_ms')} ms "
+              f"over {result['turns']} turns ({result['missed']} missed)")
+    print(json.dumps({"spoken": spoken, "typed": typed}))
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--turns", type=int, default=10)
     parser.add_argument("--skip-plain", action="store_true", help="measure only voice-rang")
+    parser.add_argument("--game", choices=("rang-milanti", "court-piece"), default="rang-milanti")
     args = parser.parse_args(argv)
+    if args.game == "court-piece":
+        return main_court_piece(args.turns)
     server = start_audio_server()
     try:
         word = synthesize("turn")

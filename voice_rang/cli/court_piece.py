@@ -92,7 +92,7 @@ SAVE_NAME = "play-court-piece"
 
 def run_court_piece(args: argparse.Namespace) -> int:
     from ..table.loop import LogFile, run_table
-    from .device import check_output_arguments, open_device, resume_command, until_ctrl_c
+    from .device import check_output_arguments, moves_by_voice, open_device, resume_command, until_ctrl_c
 
     if args.beat < 0 or args.beat > 60:
         raise UsageError(f"--beat must be 0 to 60 seconds, not {args.beat}")
@@ -134,11 +134,7 @@ def run_court_piece(args: argparse.Namespace) -> int:
                           levels=[level] * 4, bot_rng=bot_rng)
     inbox: queue.Queue[Inbox] = queue.Queue()
     log_path, args.log = args.log, None  # opened here, so that a resumed session's log reads as one
-    wanted_voice = not args.no_listen and (args.listen or not args.text)
-    args.no_listen = True  # Court Piece is played by keys and typed words; the voice hears Rang Milanti
     with open_device(args, narrator) as device:
-        if wanted_voice:
-            device.outputs.say(narrator.say("court_piece", "answer.voice_keys", kind="hint"))
         log = None
         if log_path:
             try:
@@ -161,7 +157,7 @@ def run_court_piece(args: argparse.Namespace) -> int:
         if resumed is not None:
             keeper.took_up()
             table.resume(session_then)
-        device.start_inputs(args, commands, inbox, narrator, table)
+        device.start_inputs(args, commands, inbox, narrator, table, moves_by_voice(play))
 
         def stopped() -> Message | None:
             command = keeper.resume_command()

@@ -14,7 +14,7 @@ import shlex
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from functools import partial
@@ -127,7 +127,7 @@ def open_log(path: str | None, stack: ExitStack, saved: SavedGame | None = None)
 
 def start_inputs(args: argparse.Namespace, commands: CommandSet, inbox: queue.Queue[Inbox],
                  narrator: Narrator, speech: Any, outputs: TableOutputs, table: Listening,
-                 stack: ExitStack, listen: bool) -> None:
+                 stack: ExitStack, listen: bool, moves: MovesByVoice | None = None) -> None:
     """Keys (a terminal) or lines (a pipe), and the voice when ``listen``: each puts command ids
     on ``inbox``, and :data:`INPUT_ENDED` once all of them have ended."""
     remaining = [2 if listen else 1]
@@ -147,7 +147,7 @@ def start_inputs(args: argparse.Namespace, commands: CommandSet, inbox: queue.Qu
     stack.callback(reader.stop)
     if listen:
         # The recogniser takes a moment to load: the game starts talking meanwhile.
-        voice = VoiceStarter(args, commands, inbox, narrator, speech, table, source_ended)
+        voice = VoiceStarter(args, commands, inbox, narrator, speech, table, source_ended, moves)
         voice.start()
         stack.callback(voice.stop)
 
@@ -189,9 +189,9 @@ class Device:
                             stopped)
 
     def start_inputs(self, args: argparse.Namespace, commands: CommandSet, inbox: queue.Queue[Inbox],
-                     narrator: Narrator, table: Listening) -> None:
+                     narrator: Narrator, table: Listening, moves: MovesByVoice | None = None) -> None:
         start_inputs(args, commands, inbox, narrator, self.speech, self.outputs, table, self.stack,
-                     self.listen)
+                     self.listen, moves)
 
 
 @contextmanager
@@ -272,11 +272,38 @@ class Listening(Protocol):
     def valid_commands(self) -> set[str]: ...
 
 
+@dataclass(frozen=True)
+class MovesByVoice:
+    """A game whose moves are said by name (Court Piece: "queen of hearts"): what the voice
+    listens for on a turn (:mod:`voice_rang.listen.choices`), and how its questions name a move."""
+
+    moves: Callable[[], Mapping[str, Any]]
+    """The legal moves now, each with ``phrases`` and ``caution`` (empty: not a person's turn)."""
+    vocabulary: tuple[str, ...]
+    """Every phrase a move can ever be said with."""
+    name: Callable[[str], str]
+    """A move as a question names it ("the queen of hearts")."""
+    question: Callable[[str], Message | None]
+    """The question asked before a move that deserves one."""
+    listening: tuple[str, str]
+    """What to say once listening (section, key)."""
+
+
+def moves_by_voice(play: Any) -> MovesByVoice:
+    """What the voice listens for at a Court Piece table (``play``: its ``CourtPiecePlay``)."""
+    from ..games.court_piece.spoken import every_phrase
+
+    return MovesByVoice(play.spoken_moves, every_phrase(), play.move_name, play.caution_question,
+                        ("court_piece", "prompt.listening"))
+
+
 class VoiceStarter:
     """Starts listening on a thread of its own; says on the table's queue whether it could."""
 
     def __init__(self, args: argparse.Namespace, commands: CommandSet, inbox: queue.Queue[Inbox],
-                 narrator: Narrator, speech: Any, table: Listening, gave_up: Callable[[], None]) -> None:
+                 narrator: Narrator, speech: Any, table: Listening, gave_up: Callable[[], None],
+                 moves: MovesByVoice | None = None) -> None:
+        self._moves = moves
         self._args, self._commands, self._inbox = args, commands, inbox
         self._narrator, self._speech, self._table, self._gave_up = narrator, speech, table, gave_up
         self._listener: Any = None
@@ -298,9 +325,19 @@ class VoiceStarter:
         self._inbox.put(self._narrator.say(section, key, kind="hint", **fields))
 
     def unsure(self, result: Recognition) -> None:
-        """Half heard: the table asks "Did you say …?" about the guess, and acts only on a yes."""
-        if result.guess is None or result.reason not in ("unsure", "poor match", "doubt"):
+        """Half heard: the table asks "Did you say …?" about the guess, and acts only on a yes;
+        two moves heard alike are asked between; a move that deserves a question gets its own."""
+        moves = self._moves
+        if moves is not None and result.reason == "which" and len(result.between) > 1:
+            names = tuple(moves.name(command) for command in result.between)
+            self._inbox.put(Guess(result.between[0], names[0], between=result.between, names=names))
+        elif moves is not None and result.reason == "confirm" and result.guess is not None:
+            question = moves.question(result.guess)
+            self._inbox.put(Guess(result.guess, moves.name(result.guess), question=question))
+        elif result.guess is None or result.reason not in ("unsure", "poor match", "doubt"):
             self._inbox.put(self._narrator.say("answer", "not_caught"))
+        elif moves is not None and self._commands.parse(result.guess) is None:
+            self._inbox.put(Guess(result.guess, moves.name(result.guess)))
         else:
             self._inbox.put(Guess(result.guess, self._commands.asked_as(result.guess, result.heard)))
 
@@ -348,8 +385,11 @@ class VoiceStarter:
         if not within_time(partial(check_microphone, mic), "voice-check"):
             return
         try:
-            recognizer = live_recognizer(self._commands, language=self._args.lang,
-                                         plain=lambda why: self._say("answer", "voice_plain", reason=why))
+            if self._moves is not None:
+                recognizer: Any = self._choice_recognizer()
+            else:
+                recognizer = live_recognizer(self._commands, language=self._args.lang,
+                                             plain=lambda why: self._say("answer", "voice_plain", reason=why))
         except (ModelCorrupt, MoonshineUnavailable) as error:
             failed(f"{str(error).rstrip('.')}.")
             return
@@ -377,4 +417,18 @@ class VoiceStarter:
             # The microphone is deaf while the game talks: leave the player room to start.
             self._table.heard_quiet_until = listener.heard_quiet_until
             self._table.quiet_gap = TURN_TAKING_GAP_S
-        self._say("prompt", "listening")
+        self._say(*(self._moves.listening if self._moves is not None else ("prompt", "listening")))
+
+    def _choice_recognizer(self) -> Any:
+        """The recogniser for moves said by name; it needs Moonshine's model, which has no
+        package for some computers (then one sentence, and the game goes on by keys)."""
+        from ..listen.choices import ChoiceRecognizer
+        from ..listen.moonshine import MoonshineUnavailable
+        from ..listen.neural import neural_front_missing
+
+        assert self._moves is not None
+        why = neural_front_missing()
+        if why is not None:
+            raise MoonshineUnavailable(f"{why}, and moves are heard with it")
+        return ChoiceRecognizer(self._commands, self._moves.moves, self._moves.vocabulary,
+                                language=self._args.lang)

@@ -32,7 +32,7 @@ from ..table.loop import Inbox, LogFile
 from ..table.save import RecordKeeper, SavedRecord, SaveError, open_record_log, read_record, save_path
 from . import UsageError
 from .court_piece import court_piece_rules
-from .device import check_output_arguments, open_device, resume_command
+from .device import check_output_arguments, moves_by_voice, open_device, resume_command
 from .host_options import check_host_arguments, reachable_address
 
 SEATS = 4
@@ -88,7 +88,6 @@ def run_court_piece_host(args: argparse.Namespace, default_port: int) -> int:
     play = CourtPiecePlay(narrator, Phrases.build(prompts, words), rules, new_session, people=(0,),
                           levels=[level] * SEATS, bot_rng=Random(rng.random() if resumed is None else None))
     inbox: queue.Queue[Inbox] = queue.Queue()
-    args.no_listen = True  # Court Piece is played by keys and typed words
     log_path, args.log = args.log, None  # opened here, so that a resumed session's log reads as one
     with open_device(args, narrator) as device:
         log = None
@@ -132,7 +131,7 @@ def run_court_piece_host(args: argparse.Namespace, default_port: int) -> int:
         device.stack.callback(server.close)
         bridge.attach(table, server)
         address = f"http://{reachable_address(args.bind)}:{port}"
-        device.start_inputs(args, commands, inbox, narrator, table)
+        device.start_inputs(args, commands, inbox, narrator, table, moves_by_voice(play))
         if resumed is None:
             table.announce(narrator.say("net", "join_at", kind="hint", address=address, code=" ".join(code)))
             start_words = list(narrator.prompts.messages["net"]["start_words"])

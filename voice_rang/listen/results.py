@@ -46,7 +46,9 @@ class Recognition:
     words but matches the sound poorly: :attr:`Tuning.min_fit`), ``not a command``,
     ``not valid now``, ``part of longer talk``, ``too short``, ``too long``, ``silence``; from the
     neural rule (:mod:`.decision`) also ``doubt`` (the head and the grammar decoders heard two
-    different commands)."""
+    different commands); from the rule for moves (:mod:`.choices`) also ``which`` (two moves heard
+    alike: :attr:`between`) and ``confirm`` (a move heard clearly that the game asks about
+    anyway, to protect the player)."""
     speech_ms: float = 0.0
     """Length of the audio decoded, for duration sanity and reports."""
     guess: str | None = None
@@ -60,6 +62,9 @@ class Recognition:
     """The command head's probability for ``guess`` (0 when only the grammar decoders ran)."""
     personal: bool = False
     """The player's own enrolled takes decided it (:mod:`.personal`)."""
+    between: tuple[str, ...] = ()
+    """Two (or more) moves heard about as well as each other (:mod:`.choices`): the game asks
+    which one ("The queen of hearts or the queen of spades?") and acts on neither until told."""
 
 
 class Completion(Enum):

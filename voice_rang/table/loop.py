@@ -30,6 +30,14 @@ class Guess:
     command: str
     heard: str
     """The words as heard, which the question repeats back."""
+    between: tuple[str, ...] = ()
+    """Two moves heard alike: the question is which ("The queen of hearts or the queen of
+    spades?"), settled by "the first", "the second", the card's name, or "no"."""
+    names: tuple[str, ...] = ()
+    """How the question names each of ``between``."""
+    question: Message | None = None
+    """The question itself, for a move heard clearly but asked about to protect the player
+    ("Your partner is winning this trick: trump it?"); a yes or the same move again makes it."""
 
 
 TableCall = Callable[[Table], None]
@@ -141,7 +149,8 @@ def run_table(
         if isinstance(item, Message):
             table.announce(item)
         elif isinstance(item, Guess):
-            table.offer_guess(item.command, item.heard)
+            table.offer_guess(item.command, item.heard, between=item.between, names=item.names,
+                              question=item.question)
         elif callable(item):
             item(table)
         elif item == INPUT_ENDED:

@@ -85,8 +85,10 @@ class Table(ListenerAnswers, Pacing):
         self.history: list[Message] = []
         self._cursor: int | None = None
         self._confirming_quit = False
-        self._guess: tuple[str, float] | None = None
-        """A command the voice was not sure of and asked about ("Did you say turn?"), and when."""
+        self._guess: tuple[tuple[str, ...], float, bool] | None = None
+        """The command the voice was not sure of and asked about ("Did you say turn?"), or the
+        two moves it asked between ("The queen of hearts or the queen of spades?"), when, and
+        whether it was heard clearly and asked about only to protect the player."""
         self.inputs_closed = False
         self.finished = False
         self.exit_code = 0
@@ -252,7 +254,8 @@ class Table(ListenerAnswers, Pacing):
         stray "yes" or "no" in conversation must not count unless a question is open."""
         if self._confirming_quit:
             return {"yes", "no", "quit", "repeat", "help", "stop"}
-        asking = {"yes", "no"} if self._open_guess() is not None else set()
+        guess = self._open_guess()
+        asking = set() if guess is None else {"yes", "no"} if len(guess) == 1 else {"first", "second", "no"}
         always = {"repeat", "status", "help", "history back", "history forward", "quit", "faster",
                   "slower", "verbosity brief", "verbosity normal", "verbosity full", "stop"}
         if self.over:
@@ -260,33 +263,57 @@ class Table(ListenerAnswers, Pacing):
         auto = {command for command in self.play.auto_commands if not command.endswith("toggle")}
         return always | asking | auto | self.play.commands_now(self._person_for_commands())
 
-    def offer_guess(self, command: str, heard: str) -> None:
+    def offer_guess(self, command: str, heard: str, *, between: tuple[str, ...] = (),
+                    names: tuple[str, ...] = (), question: Message | None = None) -> None:
         """The voice heard something like ``command`` but is not sure: ask, never act.
 
         "yes" then does it, "no" or any other command drops it. Only a command that could do
         something now is asked about, and "quit" goes straight to its own question. A half-heard
         "yes" or "no" while that question is open is its answer: the question was asked because
         the command was half heard, and in a loud room the answer is half heard too (the quit
-        question still needs a yes heard whole)."""
+        question still needs a yes heard whole).
+
+        ``between``: two moves heard alike, asked about as "this or that?" (``names``), which
+        "the first", "the second" or either's name settles. ``question``: a move heard clearly
+        that is asked about to protect the player; the same move heard again while its question
+        is open makes it, as a yes does."""
         if self.finished:
             return
-        if command in ("yes", "no") and not self._confirming_quit and self._open_guess() is not None:
+        open_guess = self._open_guess()
+        if command in ("yes", "no", "first", "second") and not self._confirming_quit and open_guess is not None:
             self.handle(command)
             return
-        if (self._confirming_quit or command not in self.valid_commands()
-                or command in ("yes", "no")):
+        if open_guess == (command,) and question is not None and self._guess is not None and self._guess[2]:
+            # Heard clearly again while asked about to protect the player: they mean it. (A
+            # half-heard command said again is asked about again: twice half heard is not heard.)
+            self.handle("yes")
+            return
+        choices = between or (command,)
+        if (self._confirming_quit or any(not self._can_do(choice) for choice in choices)
+                or command in ("yes", "no", "first", "second")):
             # With the quit question open, a yes must answer that one and nothing else.
             self._answer("answer", "not_caught")
             return
         if command == "quit":
             self._quit()
             return
-        self._guess = (command, self.clock())
-        self._answer("answer", "did_you_say", heard=heard)
+        self._guess = (choices, self.clock(), question is not None)
+        if len(choices) > 1:
+            first, second = (names + choices)[:2]
+            self._answer("answer", "which_of", first=first[:1].upper() + first[1:], second=second)
+        elif question is not None:
+            self._say(question)
+        else:
+            self._answer("answer", "did_you_say", heard=heard)
 
-    def _open_guess(self) -> str | None:
-        """The command asked about, while the question is still fresh. Read-only: the
-        listener's thread asks :meth:`valid_commands` too."""
+    def _can_do(self, command: str) -> bool:
+        """Whether ``command`` could do something now: one of :meth:`valid_commands`, or a move
+        of the game's."""
+        return command in self.valid_commands() or (not self.over and self.play.is_move(command))
+
+    def _open_guess(self) -> tuple[str, ...] | None:
+        """The command asked about (or the two asked between), while the question is still
+        fresh. Read-only: the listener's thread asks :meth:`valid_commands` too."""
         guess = self._guess
         if guess is None or self.clock() - guess[1] > GUESS_WINDOW_S:
             return None
@@ -327,8 +354,14 @@ class Table(ListenerAnswers, Pacing):
                 self._answer("answer", "quit_no")
                 return
         guess, self._guess = self._open_guess(), None
+        if guess is not None and len(guess) > 1 and command == "yes":
+            self._guess = (guess, self.clock(), False)  # which one? the question stays open
+            self._answer("answer", "which_yes")
+            return
         if guess is not None and command == "yes":
-            command = guess
+            command = guess[0]
+        elif guess is not None and len(guess) > 1 and command in ("first", "second"):
+            command = guess[0 if command == "first" else 1]
         elif guess is not None and command == "no":
             self._answer("answer", "guess_no")
             return
@@ -359,6 +392,8 @@ class Table(ListenerAnswers, Pacing):
             "quit": self._quit,
             "yes": lambda: self._answer("answer", "nothing_to_confirm"),
             "no": lambda: self._answer("answer", "nothing_to_confirm"),
+            "first": lambda: self._answer("answer", "nothing_to_confirm"),
+            "second": lambda: self._answer("answer", "nothing_to_confirm"),
             "new game": self._new,
             **self._own_commands(),
         }

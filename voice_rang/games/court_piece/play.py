@@ -37,6 +37,7 @@ from .phrases import Phrases
 from .rules import Rules, TrumpMode
 from .seat_events import SeatFeed
 from .session import Session
+from .spoken import Spoken, spoken_moves
 from .view import Phase, SeatView
 
 __all__ = ["QUESTIONS", "CourtPiecePlay"]
@@ -99,6 +100,8 @@ class CourtPiecePlay:
         """The person who has the keyboard: whose hand and view the answers are about."""
         self._passing: int | None = None
         """The person the keyboard is being passed to; nothing private is said until they take it."""
+        self._spoken: dict[str, Spoken] = {}
+        """The legal moves of the person whose turn it is, as they may be said (:meth:`spoken_moves`)."""
 
     # ----- the game ------------------------------------------------------------------------
 
@@ -139,6 +142,7 @@ class CourtPiecePlay:
 
     def _happened(self, events: list[Any]) -> Happened:
         assert self.session is not None
+        self._spoken = {}
         listener = self.narrator.listener
         view = self.session.view(listener) if listener is not None else None
         messages = self.narration.events(self._feed.take(events, view))
@@ -159,8 +163,40 @@ class CourtPiecePlay:
         view = self._view(seat)
         self._cursor.pop(seat, None)
         self._cursor_to_first_legal(seat, view)
+        self._spoken = spoken_moves(view) if seat in self.people else {}
         with self.narration.speaking_to(seat):
             return self.narration.turn_prompt(view)
+
+    # ----- the voice -------------------------------------------------------------------------
+
+    def spoken_moves(self) -> dict[str, Spoken]:
+        """The moves the person whose turn it is may say now, with their phrases (empty while it
+        is nobody's here). Made on the table's thread when the turn is prompted and dropped when
+        anything happens, so the listener's thread reads a whole one, never one half made."""
+        return self._spoken
+
+    def move_name(self, command: str) -> str:
+        """How a question names a move: "the queen of hearts", "hearts as trumps"."""
+        found = self.canonical(command) or command
+        kind, _, argument = found.partition(" ")
+        words: dict[str, str] = self.narrator.prompts.messages["court_piece"]["answer"]["move_name"]
+        if kind == "play":
+            return self.narration.card(Card(argument))
+        if kind in ("down", "set"):
+            return words[kind].format(card=self.narration.card(Card(argument)))
+        if kind == "name":
+            return words["name"].format(suit=self.narration.suit(Suit(argument)))
+        if kind == "later":
+            return words["later"].format(position=self.narration._template(f"answer.position.{argument}"))
+        return words.get(kind, found)
+
+    def caution_question(self, command: str) -> Message | None:
+        """The question asked before a move that deserves one (:class:`.spoken.Caution`), or None."""
+        spoken = self._spoken.get(command)
+        if spoken is None or spoken.caution is None:
+            return None
+        card = self.narration.card(spoken.card) if spoken.card is not None else ""
+        return self.narration.answer(f"confirm_{spoken.caution.value}", card=card, Card=card[:1].upper() + card[1:])
 
     def automatic(self, seat: int, computer: bool) -> Happened:
         assert self.session is not None

@@ -1,0 +1,322 @@
+"""Listening for a move among the legal ones: "queen of hearts", "the ten", "lowest spade",
+"hearts are trumps", and the table's questions, decided by Moonshine's decoder scoring each phrase
+that means something now.
+
+Receives: the audio of each utterance (16 kHz mono PCM16, streamed as the listener hears it), and
+at the start of each utterance the moves legal now (``{id: choice}``, each choice with its English
+phrases and whether it deserves a question first) and the table's command ids valid now. Emits:
+one :class:`.results.Recognition` per utterance: a move or command to act on; ``which`` with the
+two moves heard alike (the game asks "The queen of hearts or the queen of spades?"); ``unsure``
+with the one it leans to ("Did you say …?"); ``confirm`` for a move heard clearly that the game
+asks about anyway (trumping a partner's winning trick, the last trump, revealing a hidden trump);
+or nothing for the game.
+
+How: Lichess's voice input listens only for what is legal now, matches against the legal moves,
+acts at once when one candidate is clearly meant and otherwise asks with a short choice. Here the
+candidates are scored by Moonshine (:class:`.moonshine_text.PhraseScorer`): the likeliest phrase of
+each id, how far it is from what Moonshine would write itself (talk is far from every card), and
+its lead over the next id (a card heard as two is a question, not a guess). A pocketsphinx grammar
+of the same phrases runs while the person speaks, for the endpointer's hint alone (a whole card
+name closes the utterance after 100 ms of silence instead of 300), and is the benchmark's baseline.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import threading
+import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Protocol
+
+from ..commands import CommandSet, normalize
+from .levels import energy_db
+from .moonshine_text import MoonshineModel, PhraseScorer, Verdict
+from .pronunciations import _EXTRA_PRONUNCIATIONS, pronunciations
+from .recognizer import Recognizer, Tuning
+from .results import Completion, Recognition
+
+__all__ = ["Choice", "ChoiceRecognizer", "ChoiceRule", "decide_choice", "spoken_phrases"]
+
+_PASS_THROUGH = frozenset({"too short", "too long", "part of longer talk", "silence"})
+
+QUIET_BELOW_PEAK_DB = 30.0
+"""A chunk this far under the loudest of the utterance so far is silence after the speech: a
+word's weakest sound (the "t" closing "heart") stands well above it. In a room with noise 10 dB
+under the voice it never comes: there Moonshine hears the utterance at its end."""
+QUIET_CHUNKS = 2
+"""Quiet chunks in a row (the listener's 20 ms) before Moonshine starts early."""
+
+
+class Choice(Protocol):
+    """A legal move as it may be said (``games.court_piece.spoken.Spoken`` is one)."""
+
+    @property
+    def phrases(self) -> tuple[str, ...]: ...
+
+    @property
+    def caution(self) -> object | None: ...
+
+
+@dataclass(frozen=True)
+class ChoiceRule:
+    """When a move is acted on, asked about or let go (natural-log units of Moonshine's
+    probabilities). Chosen on the tuning voices only (``benchmarks/bench_cards.py --sweep``;
+    docs/voice.md)."""
+
+    within: float = 7.0
+    """The likeliest phrase may be at most this much less likely than Moonshine's own
+    transcription and still be acted on: Moonshine spells a card it hears rightly a little
+    differently ("Green of hearts", "The tenor of clubs"); talk of about as many words is further
+    from every card, and its lead small."""
+    lead: float = 4.0
+    """And it must be at least this much likelier than the likeliest phrase of any other id. On
+    the tuning voices a card taken for another never led by more than 1.6 once the lengths were
+    matched, talk never by more than 3.9; at 3 one noisy card in a hundred was another card."""
+    ask_within: float = 9.0
+    """Further from the transcription than ``within`` but within this, with the lead: the game
+    asks "Did you say …?" and acts only on a yes (as it does for a lead between ``which_lead`` and
+    ``lead``)."""
+    which_lead: float = 2.0
+    """Two moves within ``within`` of the transcription and within this of each other: the game
+    asks which ("The queen of hearts or the queen of spades?")."""
+    agree_within: float = 12.0
+    """When the pocketsphinx grammar leans to the same id as Moonshine's likeliest (two models of
+    different kinds naming one move), that id is acted on this far from the transcription..."""
+    agree_lead: float = 2.0
+    """...with this lead. On the tuning voices this heard 3 more clean cards in a hundred, 5 more
+    at 10 dB and 9 more across a room, with no card taken for another and no talk taken."""
+    word_slack: int = 1
+    """The likeliest phrase may have at most this many words more or fewer than Moonshine's own
+    transcription. A short phrase ending early can be more likely than a long transcription of
+    something else: in noise "hmm, let me see" was written "Hake and Haeem what we see" and
+    scored as "Eight." higher still. Said as a card, a card's name comes out about as many words
+    long ("Green of hearts", "The tenor of clubs")."""
+
+
+def decide_choice(verdict: Verdict, moves: Mapping[str, Choice], rule: ChoiceRule,
+                  *, heard: str = "", speech_ms: float = 0.0, snr_db: float = math.inf,
+                  grammar_leans: str | None = None) -> Recognition:
+    """One answer for one utterance from Moonshine's ``verdict`` over the ids valid now
+    (``moves``: the legal moves; every other id scored is one of the table's commands), and the
+    id the pocketsphinx grammar leaned to (``grammar_leans``), if any.
+
+    >>> class Move:
+    ...     phrases, caution = ("Queen of hearts",), None
+    >>> moves = {"play QH": Move(), "play QS": Move()}
+    >>> rule = ChoiceRule()
+    >>> said = {"play QH": "Queen of hearts", "play QS": "Queen of spades"}
+    >>> def hear(text, scores):
+    ...     return Verdict(text, -1.0, scores, 0, {k: {said[k]: v} for k, v in scores.items()})
+    >>> decide_choice(hear("Queen of hearts.", {"play QH": -1.2, "play QS": -9.0}), moves, rule).command
+    'play QH'
+    >>> decide_choice(hear("Queen of hearts.", {"play QH": -1.2, "play QS": -2.0}), moves, rule).between
+    ('play QH', 'play QS')
+    >>> decide_choice(hear("The cat sat.", {"play QH": -30.0, "play QS": -32.0}), moves, rule).reason
+    'not a command'
+    """
+    text = verdict.text
+    words = len(normalize(text).split())
+
+    def answer(command: str | None, unsure: bool, reason: str, guess: str | None = None,
+               between: tuple[str, ...] = (), confidence: float = 0.0) -> Recognition:
+        return Recognition(command, text or heard, unsure, verdict.ms, reason, speech_ms,
+                           guess or command, snr_db, confidence=confidence, between=between)
+
+    if not verdict.scores:
+        return answer(None, False, "not a command")
+    # Two models of different kinds naming one move: Moonshine's likeliest id, and the id the
+    # pocketsphinx grammar leaned to.
+    top, top_score = max(verdict.scores.items(), key=lambda item: (item[1], item[0]))
+    top_lead = top_score - max((value for key, value in verdict.scores.items() if key != top), default=-math.inf)
+    agreed = grammar_leans == top and top_score - verdict.free >= -rule.agree_within and top_lead >= rule.agree_lead
+    # Each id as likely as its likeliest phrase about as many words long as what Moonshine wrote:
+    # a short phrase ending early ("Eight.") can outscore a long transcription of something else.
+    fitting = {key: max(score for phrase, score in phrases.items()
+                        if abs(len(normalize(phrase).split()) - words) <= rule.word_slack)
+               for key, phrases in verdict.phrases.items()
+               if any(abs(len(normalize(phrase).split()) - words) <= rule.word_slack for phrase in phrases)}
+    if not fitting and not agreed:
+        return answer(None, False, "not a command")
+    best, score = max(fitting.items(), key=lambda item: (item[1], item[0])) if fitting else (top, top_score)
+    # Every other id at its likeliest, whatever its length: the lead is never overstated.
+    others = sorted(((value, key) for key, value in verdict.scores.items() if key != best), reverse=True)
+    ranked = [(best, score), *((key, value) for value, key in others)]
+    near = score - verdict.free
+    lead = score - ranked[1][1] if len(ranked) > 1 else math.inf
+    confidence = float(math.exp(min(0.0, near)))
+    if agreed and not (fitting and near >= -rule.within and lead >= rule.lead):
+        best, near, lead = top, top_score - verdict.free, top_lead
+    if (near >= -rule.within and lead >= rule.lead) or agreed:
+        choice = moves.get(best)
+        if choice is not None and choice.caution is not None:
+            return answer(None, True, "confirm", guess=best, confidence=confidence)
+        return answer(best, False, "command", confidence=confidence)
+    if near >= -rule.within and lead < rule.which_lead:
+        second = ranked[1][0]
+        if best in moves and second in moves:
+            return answer(None, True, "which", guess=best, between=(best, second), confidence=confidence)
+        return answer(None, True, "unsure", guess=best, confidence=confidence)
+    if (near >= -rule.ask_within and lead >= rule.lead) or (near >= -rule.within and lead >= rule.which_lead):
+        return answer(None, True, "unsure", guess=best, confidence=confidence)
+    return answer(None, False, "not a command", guess=None)
+
+
+_DIGITS = re.compile(r"\d")
+
+
+def spoken_phrases(phrases: Iterable[str]) -> list[str]:
+    """The phrases a pocketsphinx grammar can hold (written in words: "10 of clubs" is left to
+    Moonshine, "ten of clubs" is kept), normalised.
+
+    >>> spoken_phrases(["Ten of clubs", "10 of clubs", "The ten"])
+    ['ten of clubs', 'the ten']
+    """
+    return list(dict.fromkeys(normalize(p) for p in phrases if not _DIGITS.search(p)))
+
+
+class ChoiceRecognizer:
+    """The streaming recogniser for a game of moves (:class:`.results.StreamingRecognizer`).
+
+    ``moves`` is asked at the start of every utterance for the legal moves now (an empty mapping
+    when it is not the player's turn: then only the table's commands are listened for);
+    ``vocabulary`` holds every phrase a move can ever be said with, so the endpointer's grammar is
+    built once. Not thread-safe: one listener owns it."""
+
+    def __init__(self, commands: CommandSet, moves: Callable[[], Mapping[str, Choice]],
+                 vocabulary: Iterable[str], *, language: str = "en", rule: ChoiceRule | None = None,
+                 model: MoonshineModel | None = None) -> None:
+        self.commands = commands
+        self.moves = moves
+        self.rule = rule or ChoiceRule()
+        self._command_phrases = {command: tuple(p[:1].upper() + p[1:] for p in phrases)
+                                 for command, phrases in commands.spoken().items()}
+        universe = dict.fromkeys(spoken_phrases(vocabulary))
+        for phrases in commands.spoken().values():
+            universe.update(dict.fromkeys(spoken_phrases(phrases)))
+        words = {word for phrase in universe for word in phrase.split()}
+        known = set(pronunciations(words)) | set(_EXTRA_PRONUNCIATIONS)
+        # A phrase with a word the dictionary lacks ("redeal") is Moonshine's alone.
+        universe = {phrase: None for phrase in universe if set(phrase.split()) <= known}
+        self._grammar_phrases = frozenset(universe)
+        self._phrase_set = CommandSet(phrases={phrase: [phrase] for phrase in universe}, keys={})
+        self.hints = Recognizer(self._phrase_set, language=language, tuning=Tuning(warps=(1.0,)))
+        self.scorer = PhraseScorer(model or MoonshineModel.shared())
+        self._scoring = ThreadPoolExecutor(1, thread_name_prefix="voice-rang-moves")
+        """Where Moonshine hears an utterance, ahead of its end when it falls quiet (:meth:`feed`)."""
+        self._ahead: tuple[int, Future[Verdict]] | None = None
+        """Moonshine's verdict on the utterance up to a quiet moment, begun then: the sample count
+        it covers and the verdict to come."""
+        self._peak_db = -math.inf
+        self._quiet = 0
+        self._lock = threading.Lock()
+        self._now: dict[str, tuple[str, ...]] = {}
+        self._moves_now: Mapping[str, Choice] = {}
+        self._pcm = bytearray()
+        self.last: list[tuple[Recognition, Verdict]] = []
+        """What the grammar and Moonshine made of each utterance since :meth:`reset_stream`."""
+
+    def reset_stream(self) -> None:
+        self.hints.reset_stream()
+        self._restart()
+        self.last = []
+
+    def _restart(self) -> None:
+        self._pcm = bytearray()
+        self._peak_db = -math.inf
+        self._quiet = 0
+        self._drop_ahead()
+
+    def _drop_ahead(self) -> None:
+        if self._ahead is not None:
+            self._ahead[1].cancel()
+            self._ahead = None
+
+    def listening_for(self, allowed: Iterable[str] | None) -> dict[str, tuple[str, ...]]:
+        """The phrases of every id valid now: the legal moves and the table's ``allowed`` commands."""
+        moves = self.moves()
+        self._moves_now = moves
+        phrases = {key: tuple(choice.phrases) for key, choice in moves.items()}
+        for command in (self._command_phrases if allowed is None else allowed):
+            if command in self._command_phrases and command not in phrases:
+                phrases[command] = self._command_phrases[command]
+        return phrases
+
+    def start(self, allowed: Iterable[str] | None = None, *, after_talk: bool = False,
+              gap_ms: float = math.inf) -> None:
+        del gap_ms
+        self._now = self.listening_for(allowed)
+        grammar = {phrase for texts in self._now.values() for phrase in spoken_phrases(texts)} & self._grammar_phrases
+        self.hints.start(grammar, after_talk=after_talk)
+        self._restart()
+
+    def feed(self, pcm: bytes) -> None:
+        """Take a chunk of the utterance. When the speech falls quiet after a whole phrase (the
+        grammar's hint), Moonshine starts hearing what was said so far on a thread of its own:
+        the endpointer waits 100 ms of silence or more before it closes the utterance, and that
+        silence adds nothing to hear. Speech that comes back drops the early start."""
+        self.hints.feed(pcm)
+        self._pcm += pcm
+        level = energy_db(pcm)
+        if level > self._peak_db - QUIET_BELOW_PEAK_DB:
+            self._peak_db = max(self._peak_db, level)
+            self._quiet = 0
+            self._drop_ahead()
+            return
+        self._quiet += 1
+        if self._ahead is None and self._quiet >= QUIET_CHUNKS and self.hints.completion() is Completion.COMPLETE:
+            self._ahead = (len(self._pcm), self._scoring.submit(self.scorer.hear, bytes(self._pcm), self._now))
+
+    def completion(self) -> Completion:
+        return self.hints.completion()
+
+    def prepare(self) -> None:
+        """Nothing ahead: Moonshine reads the whole utterance at its end."""
+
+    def abort(self) -> None:
+        self.hints.abort()
+        self._restart()
+
+    def finish(self, snr_db: float = math.inf) -> Recognition:
+        began = time.perf_counter()
+        grammar = self.hints.finish(snr_db)
+        ahead, self._ahead = self._ahead, None
+        if grammar.reason in _PASS_THROUGH:
+            if ahead is not None:
+                ahead[1].cancel()
+            return grammar
+        if ahead is not None:
+            verdict = ahead[1].result()
+        else:
+            verdict = self._scoring.submit(self.scorer.hear, bytes(self._pcm), self._now).result()
+        result = decide_choice(verdict, self._moves_now, self.rule, heard=grammar.heard,
+                               speech_ms=grammar.speech_ms, snr_db=snr_db,
+                               grammar_leans=self.owner(grammar.command or grammar.guess))
+        self.last.append((grammar, verdict))
+        ms = grammar.ms + 1000.0 * (time.perf_counter() - began)
+        return Recognition(result.command, result.heard, result.unsure, ms, result.reason, result.speech_ms,
+                           result.guess, result.snr_db, confidence=result.confidence, between=result.between)
+
+    def owner(self, phrase: str | None) -> str | None:
+        """The id valid now that ``phrase`` (normalised, as the grammar heard it) means, when only
+        one has it."""
+        if phrase is None:
+            return None
+        owners = [key for key, texts in self._now.items() if phrase in spoken_phrases(texts)]
+        return owners[0] if len(owners) == 1 else None
+
+    def grammar_answer(self, grammar: Recognition) -> str | None:
+        """The id the pocketsphinx grammar alone would act on (the benchmark's baseline)."""
+        return self.owner(grammar.command)
+
+    def recognize(self, pcm: bytes, allowed: Sequence[str] | None = None) -> Recognition:
+        """Decode one whole utterance already cut from its surroundings, fed in the listener's
+        frames."""
+        with self._lock:
+            self.reset_stream()
+            self.start(allowed)
+            for offset in range(0, len(pcm), 640):
+                self.feed(pcm[offset:offset + 640])
+            return self.finish()
