@@ -22,8 +22,9 @@ spoken audio (target < 1.5 s).
 
 ``--game court-piece``: the end of a spoken card ("the queen of hearts", by flite's slt, a voice
 the card listener was never tuned on) to the first sound of the card played, through ``voice-rang
-play court-piece`` (normal verbosity, so that each card played is said as "You play …"). A script reads the printed lines, as a screen
-reader user hears them, and says a legal card on each of its turns; a turn whose answer is not
+play court-piece`` (normal verbosity, so that each card played is said as "You play …"). A script
+reads the printed lines, as a screen reader user hears them, and says a legal card on each of its
+turns; a turn whose answer is not
 the card said (a question, nothing) is counted as missed. Target: median <= 250 ms. Its baseline
 in the same run is the same game's answer to a typed card (the end of the line written to the
 start of the card's sound): what listening adds.

@@ -77,6 +77,17 @@ def test_a_rank_held_twice_is_said_of_both_so_the_game_asks_which() -> None:
     assert not any(phrase in ("Highest", "Lowest") for spoken in moves.values() for phrase in spoken.phrases)
 
 
+def test_each_move_is_heard_as_the_command_the_table_takes_for_it_face_down_too() -> None:
+    from voice_rang.games.court_piece.actions import PlayCard
+    from voice_rang.games.court_piece.spoken import said_as
+
+    moves = said_as([PlayCard(Card("QH"), face_down=True), PlayCard(Card("2C"), face_down=True)])
+    assert set(moves) == {"QH face down", "2C face down"}
+    assert "Queen" in moves["QH face down"].phrases and "Lowest club" in moves["2C face down"].phrases
+    table = CourtPieceTable(Rules.make(), hands=HEARTS_DEAL, dealer=3)
+    assert table.play.canonical("QH face down") == "down QH" and table.play.is_move("QH face down")
+
+
 def test_nothing_is_listened_for_as_a_move_when_it_is_not_the_persons_turn() -> None:
     table = CourtPieceTable(Rules.make(), hands=HEARTS_DEAL, dealer=0)  # seat 1 calls
     assert table.play.to_act == 1

@@ -21,14 +21,8 @@ from typing import Any
 from ..cards import Card, Suit
 from ..commands import CommandSet
 from ..games.court_piece.actions import (
-    Action,
-    AskRedeal,
-    DeclineTrumpCard,
-    NameTrump,
     PlayCard,
-    RevealTrump,
-    SetTrumpCard,
-    TrumpLater,
+    command_of,
 )
 from ..games.court_piece.deck import CARD_OF, index_of
 from ..games.court_piece.events import DealEnded, SessionStarted
@@ -44,32 +38,9 @@ from .seating import SeatHooks
 from .server import HostServer, SeatChannel
 from .view import MISSED_LINES
 
-__all__ = ["CourtPieceBridge", "action_command"]
+__all__ = ["CourtPieceBridge"]
 
 _log = logging.getLogger("voice_rang.net")
-
-
-def action_command(action: Action) -> str:
-    """The command id that makes ``action`` (what a page's button sends).
-
-    >>> from voice_rang.cards import Card, Suit
-    >>> action_command(NameTrump(Suit.HEARTS)), action_command(SetTrumpCard(Card("QS")))
-    ('name H', 'set QS')
-    """
-    if isinstance(action, NameTrump):
-        return f"name {action.suit.value}"
-    if isinstance(action, SetTrumpCard):
-        return f"set {action.card.code}"
-    if isinstance(action, TrumpLater):
-        return f"later {action.position}"
-    if isinstance(action, PlayCard):
-        return f"{action.card.code} face down" if action.face_down else f"play {action.card.code}"
-    if isinstance(action, RevealTrump):
-        return "reveal"
-    if isinstance(action, AskRedeal):
-        return "redeal"
-    assert isinstance(action, DeclineTrumpCard)
-    return "decline"
 
 
 @dataclass
@@ -256,7 +227,7 @@ class CourtPieceBridge(HostBridge):
                 if view.tricks else [])
         choices = []
         if turn and (view.phase is Phase.TRUMP or view.may_reveal):
-            choices = [HandCard(action_command(action), self.play.action_words(action), True)
+            choices = [HandCard(command_of(action), self.play.action_words(action), True)
                        for action in view.legal if not isinstance(action, PlayCard)]
         return Board(hand=named, trick=trick, last=last, score=narration.score(view).text,
                      trumps=narration.trumps(view).text, turn=turn, choices=choices,

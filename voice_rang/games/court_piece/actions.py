@@ -34,6 +34,7 @@ __all__ = [
     "TrumpLater",
     "action_from_data",
     "action_to_data",
+    "command_of",
 ]
 
 
@@ -164,3 +165,29 @@ def action_from_data(data: dict[str, object]) -> Action:
         if data.get(key) is True:
             return action
     raise ValueError(f"not an action: {data!r}")
+
+
+def command_of(action: Action) -> str:
+    """The command that makes ``action`` at the table (what a page's button sends, and what the
+    voice hears a move as).
+
+    >>> from voice_rang.cards import Card, Suit
+    >>> command_of(NameTrump(Suit.HEARTS)), command_of(SetTrumpCard(Card("QS")))
+    ('name H', 'set QS')
+    >>> command_of(PlayCard(Card("10C"))), command_of(PlayCard(Card("QH"), face_down=True))
+    ('play 10C', 'QH face down')
+    """
+    if isinstance(action, NameTrump):
+        return f"name {action.suit.value}"
+    if isinstance(action, SetTrumpCard):
+        return f"set {action.card.code}"
+    if isinstance(action, TrumpLater):
+        return f"later {action.position}"
+    if isinstance(action, PlayCard):
+        return f"{action.card.code} face down" if action.face_down else f"play {action.card.code}"
+    if isinstance(action, RevealTrump):
+        return "reveal"
+    if isinstance(action, AskRedeal):
+        return "redeal"
+    assert isinstance(action, DeclineTrumpCard)
+    return "decline"

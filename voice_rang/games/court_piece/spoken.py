@@ -1,14 +1,14 @@
 """What a player may say on their turn, by the command each phrase makes: the voice decides among
 these only.
 
-Receives: the seat's :class:`.view.SeatView`. Emits: ``{command id: Spoken}``, one entry per
-legal action (``play QH``, ``down QH``, ``name H``, ``set QH``, ``reveal``, ``redeal``,
-``decline``, ``later 7``), each with the English phrases that mean it now (the speech model
-listens in English): the card's full name always, and, where they settle on that card alone, the
-rank alone ("queen": with two queens legal, both have it, and the game asks which), "lowest
-heart", "highest", "trump". Each also
-says whether playing it deserves a question first (:class:`Caution`), so that a misheard word
-never trumps a partner's winning trick, plays the last trump or reveals a hidden trump unasked.
+Receives: the seat's :class:`.view.SeatView`. Emits: ``{command: Spoken}``, one entry per legal
+action, by the command that makes it at the table (:func:`.actions.command_of`: ``play QH``,
+``QH face down``, ``name H``, ``set QH``, ``reveal``, ``redeal``, ``decline``, ``later 7``), each
+with the English phrases that mean it now (the speech model listens in English): the card's full
+name always, the rank alone ("queen": with two queens legal, both have it, and the game asks
+which), "lowest heart", "highest spade", "trump". Each also says whether playing it deserves a
+question first (:class:`Caution`), so that a misheard word never trumps a partner's winning
+trick, plays the last trump or reveals a hidden trump unasked.
 
 The game's own questions (``hand``, ``trick``, ``hint``...) and the table's commands are the
 command words' business (``prompts``); this module is only about moves.
@@ -30,11 +30,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from ...cards import Card, Rank, Suit
-from .actions import Action, AskRedeal, DeclineTrumpCard, NameTrump, PlayCard, RevealTrump, SetTrumpCard, TrumpLater
+from .actions import Action, NameTrump, PlayCard, SetTrumpCard, command_of
 from .deck import CARD_INDEX, CARD_OF, POWER_OF, SUIT_MASKS, SUITS
 from .view import Phase, SeatView, trick_leader_so_far
 
-__all__ = ["Caution", "Spoken", "card_phrases", "every_phrase", "move_id", "said_as", "spoken_moves"]
+__all__ = ["Caution", "Spoken", "card_phrases", "every_phrase", "said_as", "spoken_moves"]
 
 RANK_WORDS = {Rank(1): "ace", Rank(11): "jack", Rank(12): "queen", Rank(13): "king"}
 NUMBER_WORDS = ("two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
@@ -86,24 +86,6 @@ def card_phrases(card: Card) -> tuple[str, ...]:
                  for text in (f"{_capital(rank)} of {suit}", f"The {rank} of {suit}"))
 
 
-def move_id(action: Action) -> str | None:
-    """The command id that makes ``action`` (what the table takes from the keyboard too).
-
-    >>> move_id(PlayCard(Card("QH"))), move_id(NameTrump(Suit.SPADES)), move_id(TrumpLater(7))
-    ('play QH', 'name S', 'later 7')
-    """
-    if isinstance(action, PlayCard):
-        return f"{'down' if action.face_down else 'play'} {action.card.code}"
-    if isinstance(action, SetTrumpCard):
-        return f"set {action.card.code}"
-    if isinstance(action, NameTrump):
-        return f"name {action.suit.value}"
-    if isinstance(action, TrumpLater):
-        return f"later {action.position}"
-    simple = {RevealTrump: "reveal", AskRedeal: "redeal", DeclineTrumpCard: "decline"}
-    return simple.get(type(action))
-
-
 _FIXED = {
     "reveal": ("Show the trump", "Reveal the trump", "Ask for the trump", "Show trump", "Reveal trump"),
     "redeal": ("Redeal", "New deal"),
@@ -136,9 +118,7 @@ def said_as(legal: Sequence[Action], trump: int = -1) -> dict[str, Spoken]:
     playing: list[int] = []
     face_down = False
     for action in legal:
-        key = move_id(action)
-        if key is None:  # pragma: no cover - every action has an id
-            continue
+        key = command_of(action)
         if isinstance(action, (PlayCard, SetTrumpCard)):
             moves[key] = list(card_phrases(action.card))
             cards[key] = action.card
@@ -151,17 +131,17 @@ def said_as(legal: Sequence[Action], trump: int = -1) -> dict[str, Spoken]:
         else:
             moves[key] = list(_FIXED.get(key, ()))
     if playing:
-        _add_choices(sorted(playing), trump, "down" if face_down else "play", moves)
+        _add_choices(sorted(playing), trump, face_down, moves)
     return {key: Spoken(tuple(dict.fromkeys(phrases)), cards.get(key)) for key, phrases in moves.items()}
 
 
-def _add_choices(legal: list[int], trump: int, prefix: str, moves: dict[str, list[str]]) -> None:
+def _add_choices(legal: list[int], trump: int, face_down: bool, moves: dict[str, list[str]]) -> None:
     """The short ways to say a card: its rank alone, the lowest and highest of its suit, a trump
     (the lowest). Never "the highest" without a suit: heard without its last word, "the highest
     club" would be the highest card of all, a different card said with confidence."""
 
     def add(index: int, *phrases: str) -> None:
-        moves[f"{prefix} {CARD_OF[index].code}"].extend(phrases)
+        moves[command_of(PlayCard(CARD_OF[index], face_down=face_down))].extend(phrases)
 
     by_rank: dict[Rank, list[int]] = {}
     for index in legal:
