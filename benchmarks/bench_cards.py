@@ -77,7 +77,8 @@ NARRATION = [
     "Your partner wins trick 3 with the ace of diamonds.", "South names hearts trumps.",
     "West wins.", "North.", "Your turn.", "Deal 2: East deals, and you call trumps.",
 ]
-NAMES = ["North", "East", "West", "your partner", "partner", "the dealer"]
+NAMES = ["North", "East", "West", "your partner", "partner", "the dealer", "South", "guest one", "guest two",
+         "the host", "Ravi", "Meena", "Dad", "Grandma"]
 SILENCE = b"\0\0" * (RATE // 4)
 
 

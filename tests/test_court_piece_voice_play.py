@@ -70,7 +70,7 @@ def test_a_whole_session_is_played_by_voice_alone_and_every_card_played_is_the_c
     audio_server.start_microphone()
     log = tmp_path / "voice.jsonl"
     process = subprocess.Popen(
-        [VOICE_RANG, "play", "court-piece", "--text", "--listen", "--beat", "0", "--seed", "12",
+        [VOICE_RANG, "play", "court-piece", "--text", "--listen", "--beat", "0", "--seed", "16",
          "--scoring", "courts", "--deals", "1", "--log", str(log)],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, bufsize=1,
         env={**audio_server.env, "NO_COLOR": "1", "TERM": "dumb", "XDG_STATE_HOME": str(tmp_path)})
@@ -89,6 +89,7 @@ def test_a_whole_session_is_played_by_voice_alone_and_every_card_played_is_the_c
     meant: str | None = None  # the move last said, as the player would say it
     wanted = ""
     played: list[tuple[str, str | None]] = []  # (card played, card meant)
+    named: list[bool] = []  # each trump call was the suit said
     listening = False
     deadline = time.monotonic() + 600
     waiting_since = time.monotonic()
@@ -108,6 +109,7 @@ def test_a_whole_session_is_played_by_voice_alone_and_every_card_played_is_the_c
                 played.append((code_of(line) or "", code_of(meant or "") if meant else None))
                 wanted = ""
             if line.startswith(("You name", "You set")):
+                named.append(means(meant, line))
                 wanted = ""
             if line.startswith("Game over"):
                 break
@@ -139,6 +141,7 @@ def test_a_whole_session_is_played_by_voice_alone_and_every_card_played_is_the_c
             process.wait(10)
         except subprocess.TimeoutExpired:
             process.kill()
+    assert named == [True], named  # trumps were called by voice, the suit said
     wrong = [(card, said) for card, said in played if said is not None and card != said]
     plays_in_log = [event["card"] for event in map(json.loads, log.read_text().splitlines())
                     if event["event"] == "play" and event["seat"] == 0]

@@ -88,6 +88,11 @@ class ChoiceRule:
     agree_lead: float = 2.0
     """...with this lead. On the tuning voices this heard 3 more clean cards in a hundred, 5 more
     at 10 dB and 9 more across a room, with no card taken for another and no talk taken."""
+    alone_needs_agreement: bool = True
+    """A move said in one word ("Six", "Queen") is made only when the pocketsphinx grammar leans to
+    it too; otherwise the game asks "Did you say the six of hearts?". One word is the easiest to hear in another: seat names
+    said alone ("East", "North") were taken for "Six" and "Nine" by Moonshine alone, with a lead
+    as wide as a card's."""
     word_slack: int = 1
     """The likeliest phrase may have at most this many words more or fewer than Moonshine's own
     transcription. A short phrase ending early can be more likely than a long transcription of
@@ -134,13 +139,16 @@ def decide_choice(verdict: Verdict, moves: Mapping[str, Choice], rule: ChoiceRul
     agreed = grammar_leans == top and top_score - verdict.free >= -rule.agree_within and top_lead >= rule.agree_lead
     # Each id as likely as its likeliest phrase about as many words long as what Moonshine wrote:
     # a short phrase ending early ("Eight.") can outscore a long transcription of something else.
-    fitting = {key: max(score for phrase, score in phrases.items()
-                        if abs(len(normalize(phrase).split()) - words) <= rule.word_slack)
-               for key, phrases in verdict.phrases.items()
-               if any(abs(len(normalize(phrase).split()) - words) <= rule.word_slack for phrase in phrases)}
+    fitting: dict[str, tuple[float, str]] = {}
+    for key, phrases in verdict.phrases.items():
+        for said, value in phrases.items():
+            fits = abs(len(normalize(said).split()) - words) <= rule.word_slack
+            if fits and value > fitting.get(key, (-math.inf, ""))[0]:
+                fitting[key] = (value, said)
     if not fitting and not agreed:
         return answer(None, False, "not a command")
-    best, score = max(fitting.items(), key=lambda item: (item[1], item[0])) if fitting else (top, top_score)
+    best, (score, phrase) = max(fitting.items(), key=lambda item: (item[1][0], item[0])) if fitting \
+        else (top, (top_score, ""))
     # Every other id at its likeliest, whatever its length: the lead is never overstated.
     others = sorted(((value, key) for key, value in verdict.scores.items() if key != best), reverse=True)
     ranked = [(best, score), *((key, value) for value, key in others)]
@@ -149,7 +157,8 @@ def decide_choice(verdict: Verdict, moves: Mapping[str, Choice], rule: ChoiceRul
     confidence = float(math.exp(min(0.0, near)))
     if agreed and not (fitting and near >= -rule.within and lead >= rule.lead):
         best, near, lead = top, top_score - verdict.free, top_lead
-    if (near >= -rule.within and lead >= rule.lead) or agreed:
+    one_word = best in moves and len(phrase.split()) == 1 and rule.alone_needs_agreement and not agreed
+    if ((near >= -rule.within and lead >= rule.lead) or agreed) and not one_word:
         choice = moves.get(best)
         if choice is not None and choice.caution is not None:
             return answer(None, True, "confirm", guess=best, confidence=confidence)
