@@ -31,6 +31,7 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
+import math
 import random
 import shutil
 import subprocess
@@ -70,6 +71,9 @@ TALK = [
     "wait a moment", "who is winning", "I have got a question", "put the kettle on",
     "that is not fair", "do you want another drink", "no way", "yes please", "which one should I play",
     "my partner has the queen", "he played the king", "not that one", "hmm let me see",
+    "are you sure about that", "pass me the biscuits", "I was going to play that", "good shot",
+    "oh no", "come on", "wait wait wait", "that's mine", "lovely", "who dealt", "shuffle them well",
+    "my turn after you", "ten minutes more", "what did she play", "nice one partner", "I give up",
 ]
 NARRATION = [
     "North plays the queen of hearts.", "West leads the ten of clubs.",
@@ -255,7 +259,7 @@ def _decode(item: Item) -> dict[str, Any]:
                          "phrases": dict(verdict.phrases), "ms": verdict.ms,
                          "grammar_guess": _recognizer.owner(grammar.guess),
                          "grammar_leans": _recognizer.owner(grammar.command or grammar.guess),
-                         "grammar_reason": grammar.reason})
+                         "grammar_reason": grammar.reason, "snr_db": grammar.snr_db})
     return {**asdict(item), "moves": None, "move_ids": list(item.moves), "command": answer.command,
             "reason": answer.reason,
             "between": list(answer.between), "guess": answer.guess, "heard": answer.heard,
@@ -292,10 +296,15 @@ def score(rows: list[dict[str, Any]], rule: ChoiceRule | None = None) -> dict[st
         out[condition]["n"] = len(cards)
     talk = [r for r in rows if r["kind"] == "talk"]
     if talk:
-        taken = sum(1 for row in talk if _answer(row, rule)[0] is not None)
-        asked = sum(1 for row in talk if _answer(row, rule)[1])
-        base = sum(1 for row in talk if row["baseline"] is not None)
-        out["talk"] = {"taken": round(100.0 * taken / len(talk), 2), "asked": round(100.0 * asked / len(talk), 2),
+        answers = [(_answer(row, rule), row) for row in talk]
+        acted = [(command, row) for (command, _, _), row in answers if command is not None]
+        as_move = sum(1 for command, row in acted if command in row["move_ids"])
+        as_command = len(acted) - as_move
+        asked = sum(1 for (_, asked, _), _ in answers if asked)
+        base = sum(1 for row in talk if row["baseline"] is not None and row["baseline"] in row["move_ids"])
+        out["talk"] = {"taken": round(100.0 * as_move / len(talk), 2),
+                       "command": round(100.0 * as_command / len(talk), 2),
+                       "asked": round(100.0 * asked / len(talk), 2),
                        "baseline_taken": round(100.0 * base / len(talk), 2), "n": len(talk)}
     return out
 
@@ -315,7 +324,7 @@ def _answer(row: dict[str, Any], rule: ChoiceRule | None) -> tuple[str | None, b
         moves = {key: _Move([], key in cautions) for key in row["move_ids"]}
         result = decide_choice(Verdict(verdict["text"], verdict["free"], verdict["scores"], 0.0,
                                        verdict.get("phrases", {})), moves, rule,
-                               grammar_leans=verdict.get("grammar_leans"))
+                               grammar_leans=verdict.get("grammar_leans"), snr_db=verdict.get("snr_db", math.inf))
         if result.reason == "confirm":
             return result.guess, False, True
         if result.command is not None:

@@ -86,13 +86,17 @@ class ChoiceRule:
     """When the pocketsphinx grammar leans to the same id as Moonshine's likeliest (two models of
     different kinds naming one move), that id is acted on this far from the transcription..."""
     agree_lead: float = 2.0
-    """...with this lead. On the tuning voices this heard 3 more clean cards in a hundred, 5 more
-    at 10 dB and 9 more across a room, with no card taken for another and no talk taken."""
+    """...with this lead, where the grammar is trusted at all: its speech stood ``agree_min_snr_db``
+    over the room. On the tuning voices this heard 3 more clean cards in a hundred and 9 more
+    across a room, with no card taken for another and no talk taken."""
+    agree_min_snr_db: float = 20.0
+    """The grammar decoders' own noise guard (``recognizer.Tuning.min_snr_db``): in a noisier room
+    what they lean to is no second opinion (held-out talk at 10 dB was leant to as a card)."""
     alone_needs_agreement: bool = True
     """A move said in one word ("Six", "Queen") is made only when the pocketsphinx grammar leans to
-    it too; otherwise the game asks "Did you say the six of hearts?". One word is the easiest to hear in another: seat names
-    said alone ("East", "North") were taken for "Six" and "Nine" by Moonshine alone, with a lead
-    as wide as a card's."""
+    it too; otherwise the game asks "Did you say the six of hearts?". One word is the easiest to
+    hear in another: seat names said alone ("East", "North") were taken for "Six" and "Nine" by
+    Moonshine alone, with a lead as wide as a card's."""
     word_slack: int = 1
     """The likeliest phrase may have at most this many words more or fewer than Moonshine's own
     transcription. A short phrase ending early can be more likely than a long transcription of
@@ -136,7 +140,8 @@ def decide_choice(verdict: Verdict, moves: Mapping[str, Choice], rule: ChoiceRul
     # pocketsphinx grammar leaned to.
     top, top_score = max(verdict.scores.items(), key=lambda item: (item[1], item[0]))
     top_lead = top_score - max((value for key, value in verdict.scores.items() if key != top), default=-math.inf)
-    agreed = grammar_leans == top and top_score - verdict.free >= -rule.agree_within and top_lead >= rule.agree_lead
+    agreed = (grammar_leans == top and snr_db >= rule.agree_min_snr_db
+              and top_score - verdict.free >= -rule.agree_within and top_lead >= rule.agree_lead)
     # Each id as likely as its likeliest phrase about as many words long as what Moonshine wrote:
     # a short phrase ending early ("Eight.") can outscore a long transcription of something else.
     fitting: dict[str, tuple[float, str]] = {}
@@ -145,7 +150,8 @@ def decide_choice(verdict: Verdict, moves: Mapping[str, Choice], rule: ChoiceRul
             fits = abs(len(normalize(said).split()) - words) <= rule.word_slack
             if fits and value > fitting.get(key, (-math.inf, ""))[0]:
                 fitting[key] = (value, said)
-    if not fitting and not agreed:
+    if not agreed and (not fitting or not words):
+        # Moonshine wrote no word at all: alone, it heard nothing to act on, whatever scores best.
         return answer(None, False, "not a command")
     best, (score, phrase) = max(fitting.items(), key=lambda item: (item[1][0], item[0])) if fitting \
         else (top, (top_score, ""))
