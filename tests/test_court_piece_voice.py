@@ -160,6 +160,32 @@ def test_a_move_that_deserves_a_question_is_asked_about_even_when_heard_clearly(
     assert (result.command, result.reason, result.guess) == (None, "confirm", "play 4S")
 
 
+def test_a_card_said_in_one_word_needs_both_models_and_is_otherwise_asked_about() -> None:
+    moves = {"play 6H": Move(), "play 9S": Move()}
+    verdict = Verdict("Sith.", -5.3, {"play 6H": -3.6, "play 9S": -12.0}, 0.0,
+                      {"play 6H": {"Six": -3.6}, "play 9S": {"Nine": -12.0}})
+    alone = decide_choice(verdict, moves, ChoiceRule())
+    assert alone.command is None and alone.unsure and alone.guess == "play 6H"
+    both = decide_choice(verdict, moves, ChoiceRule(), grammar_leans="play 6H", snr_db=40.0)
+    assert both.command == "play 6H"
+
+
+def test_the_grammars_second_opinion_counts_only_where_its_noise_guard_trusts_it() -> None:
+    moves = {"play 4D": Move(), "play 8H": Move()}
+    verdict = Verdict("No claim for free on pass.", -6.6, {"play 4D": -8.0, "play 8H": -12.5}, 0.0,
+                      {"play 4D": {"Four of diamonds": -8.0}, "play 8H": {"Eight of hearts": -12.5}})
+    noisy = decide_choice(verdict, moves, ChoiceRule(), grammar_leans="play 4D", snr_db=10.0)
+    assert noisy.command is None
+    quiet = decide_choice(verdict, moves, ChoiceRule(), grammar_leans="play 4D", snr_db=35.0)
+    assert quiet.command == "play 4D"
+
+
+def test_nothing_moonshine_writes_no_word_of_is_acted_on_by_it_alone() -> None:
+    verdict = Verdict("", -0.9, {"stop": -7.5, "play 4D": -11.6}, 0.0,
+                      {"stop": {"Stop": -7.5}, "play 4D": {"Four": -11.6}})
+    assert decide_choice(verdict, {"play 4D": Move()}, ChoiceRule()).command is None
+
+
 # ----- the table's questions -------------------------------------------------------------------
 
 
