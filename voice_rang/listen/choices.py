@@ -288,7 +288,7 @@ class ChoiceRecognizer:
         return self.hints.completion()
 
     def prepare(self) -> None:
-        """Nothing ahead: Moonshine reads the whole utterance at its end."""
+        """Nothing here: Moonshine starts early from :meth:`feed`, when the speech falls quiet."""
 
     def abort(self) -> None:
         self.hints.abort()
