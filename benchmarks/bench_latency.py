@@ -106,7 +106,12 @@ def measure(server: AudioServer, command: list[str], turns: int, word: bytes, la
         except subprocess.TimeoutExpired:
             process.kill()
         watch.stop()
-    latencies.sort()
+    return summary_of(label, latencies, misses)
+
+
+def summary_of(label: str, latencies: list[float], misses: int) -> dict[str, object]:
+    """A run's answers: how many, how many missed, median and 90th percentile (ms)."""
+    latencies = sorted(latencies)
     result: dict[str, object] = {"label": label, "turns": len(latencies), "missed": misses}
     if latencies:
         result["median_ms"] = round(statistics.median(latencies), 1)
@@ -231,14 +236,7 @@ def measure_court_piece(server: AudioServer, turns: int, *, typed: bool) -> dict
         except subprocess.TimeoutExpired:
             process.kill()
         watch.stop()
-    latencies.sort()
-    result: dict[str, object] = {"label": f"play court-piece, {'typed' if typed else 'spoken'} card",
-                                 "turns": len(latencies), "missed": misses}
-    if latencies:
-        result["median_ms"] = round(statistics.median(latencies), 1)
-        result["p90_ms"] = round(latencies[max(0, math.ceil(0.9 * len(latencies)) - 1)], 1)
-        result["all_ms"] = [round(value, 1) for value in latencies]
-    return result
+    return summary_of(f"play court-piece, {'typed' if typed else 'spoken'} card", latencies, misses)
 
 
 def main_court_piece(turns: int) -> int:

@@ -29,15 +29,11 @@ import numpy as np
 from voice_rang.commands import CommandSet
 from voice_rang.listen.command_head import HeadScores
 from voice_rang.listen.decision import SETTLED
-from voice_rang.listen.front import unit_samples
 from voice_rang.listen.moonshine_text import (
     END,
-    HEAD_DIM,
-    HEADS,
-    LAYERS,
-    START,
     MoonshineModel,
     Verdict,
+    begin,
     log_softmax,
     segmentations,
 )
@@ -85,21 +81,7 @@ class Transcriber:
     def hear(self, pcm: bytes | np.ndarray, candidates: Iterable[str]) -> Verdict:
         """Moonshine's verdict on ``pcm`` for ``candidates`` (command ids; unknown ones ignored)."""
         began = time.perf_counter()
-        audio = unit_samples(pcm)[None]
-        length = audio.shape[1]
-        if length < 1600:  # under 0.1 s: pad, the encoder needs a few frames
-            audio = np.pad(audio, ((0, 0), (0, 1600 - length)))
-        hidden = self.model.encoder.run(None, {"input_values": audio})[0]
-        empty = np.zeros((1, HEADS, 0, HEAD_DIM), np.float32)
-        feeds = {"input_ids": np.array([[START]], np.int64), "encoder_hidden_states": hidden,
-                 "use_cache_branch": np.array([False])}
-        for layer in range(LAYERS):
-            for part in ("decoder", "encoder"):
-                for kind in ("key", "value"):
-                    feeds[f"past_key_values.{layer}.{part}.{kind}"] = empty
-        outputs = self.model.decoder.run(None, feeds)
-        first = log_softmax(outputs[0][0, -1])
-        cache = dict(zip(self._outputs[1:], outputs[1:], strict=True))
+        hidden, first, cache, length = begin(self.model, pcm, self._outputs)
         budget = min(MAX_TOKENS, 4 + math.ceil(TOKENS_PER_SECOND * length / 16000))
         text, free = self._free(hidden, first, cache, budget)
         scores = self._forced(hidden, first, cache, [c for c in dict.fromkeys(candidates) if c in self._phrases])

@@ -33,8 +33,8 @@ import numpy as np
 from .front import unit_samples
 from .moonshine import MoonshineUnavailable, model_files, open_session, shared_encoder
 
-__all__ = ["END", "HEADS", "HEAD_DIM", "LAYERS", "START", "MoonshineModel", "PhraseScorer", "Verdict", "log_softmax",
-           "segmentations"]
+__all__ = ["END", "HEADS", "HEAD_DIM", "LAYERS", "START", "MoonshineModel", "PhraseScorer", "Verdict", "begin",
+           "log_softmax", "segmentations"]
 
 VOCAB_SIZE = 32000
 """Pieces in the tokenizer; the decoder's logits are padded to 32768."""
@@ -171,6 +171,28 @@ def log_softmax(logits: np.ndarray) -> np.ndarray:
     return np.asarray(logits - top - np.log(np.exp(logits - top).sum(axis=-1, keepdims=True)))
 
 
+def begin(model: MoonshineModel, pcm: bytes | np.ndarray,
+          outputs: Sequence[str]) -> tuple[np.ndarray, np.ndarray, dict[str, np.ndarray], int]:
+    """Encode an utterance and take the decoder's first step: the encoder's states, the first
+    piece's log-probabilities, the caches that step leaves (by the decoder's ``outputs`` names)
+    and the utterance's length in samples."""
+    audio = unit_samples(pcm)[None]
+    length = audio.shape[1]
+    if length < 1600:  # under 0.1 s: pad, the encoder needs a few frames
+        audio = np.pad(audio, ((0, 0), (0, 1600 - length)))
+    hidden = model.encoder.run(None, {"input_values": audio})[0]
+    empty = np.zeros((1, HEADS, 0, HEAD_DIM), np.float32)
+    feeds = {"input_ids": np.array([[START]], np.int64), "encoder_hidden_states": hidden,
+             "use_cache_branch": np.array([False])}
+    for layer in range(LAYERS):
+        for part in ("decoder", "encoder"):
+            for kind in ("key", "value"):
+                feeds[f"past_key_values.{layer}.{part}.{kind}"] = empty
+    steps = model.decoder.run(None, feeds)
+    first = log_softmax(steps[0][0, -1])
+    return hidden, first, dict(zip(outputs[1:], steps[1:], strict=True)), length
+
+
 class PhraseScorer:
     """Moonshine over one utterance at a time, scoring the phrases given with it. Not
     thread-safe: one recogniser owns it."""
@@ -197,21 +219,7 @@ class PhraseScorer:
         """Moonshine's verdict on ``pcm`` for each id's ``phrases`` (written as a sentence would
         start: "Queen of hearts")."""
         began = time.perf_counter()
-        audio = unit_samples(pcm)[None]
-        length = audio.shape[1]
-        if length < 1600:  # under 0.1 s: pad, the encoder needs a few frames
-            audio = np.pad(audio, ((0, 0), (0, 1600 - length)))
-        hidden = self.model.encoder.run(None, {"input_values": audio})[0]
-        empty = np.zeros((1, HEADS, 0, HEAD_DIM), np.float32)
-        feeds = {"input_ids": np.array([[START]], np.int64), "encoder_hidden_states": hidden,
-                 "use_cache_branch": np.array([False])}
-        for layer in range(LAYERS):
-            for part in ("decoder", "encoder"):
-                for kind in ("key", "value"):
-                    feeds[f"past_key_values.{layer}.{part}.{kind}"] = empty
-        outputs = self.model.decoder.run(None, feeds)
-        first = log_softmax(outputs[0][0, -1])
-        cache = dict(zip(self._outputs[1:], outputs[1:], strict=True))
+        hidden, first, cache, length = begin(self.model, pcm, self._outputs)
         budget = min(MAX_TOKENS, 4 + math.ceil(TOKENS_PER_SECOND * length / 16000))
         text, free, scores, each = self._walk(hidden, first, cache, phrases, budget)
         return Verdict(text, free, scores, 1000.0 * (time.perf_counter() - began), each)
