@@ -97,16 +97,21 @@ def measure(server: AudioServer, command: list[str], turns: int, word: bytes, la
                 continue
             latencies.append((onset - end) * 1000)
     finally:
-        if process.stdin:
-            with contextlib.suppress(OSError):
-                process.stdin.close()
-        process.terminate()
-        try:
-            process.wait(5)
-        except subprocess.TimeoutExpired:
-            process.kill()
-        watch.stop()
+        stop(process, watch)
     return summary_of(label, latencies, misses)
+
+
+def stop(process: subprocess.Popen[str], watch: SpeakerWatch) -> None:
+    """End a measured program (its input closed first, killed if it will not go) and its watch."""
+    if process.stdin:
+        with contextlib.suppress(OSError):
+            process.stdin.close()
+    process.terminate()
+    try:
+        process.wait(5)
+    except subprocess.TimeoutExpired:
+        process.kill()
+    watch.stop()
 
 
 def summary_of(label: str, latencies: list[float], misses: int) -> dict[str, object]:
@@ -227,15 +232,7 @@ def measure_court_piece(server: AudioServer, turns: int, *, typed: bool) -> dict
                 continue
             latencies.append((onset - end) * 1000)
     finally:
-        if process.stdin:
-            with contextlib.suppress(OSError):
-                process.stdin.close()
-        process.terminate()
-        try:
-            process.wait(5)
-        except subprocess.TimeoutExpired:
-            process.kill()
-        watch.stop()
+        stop(process, watch)
     return summary_of(f"play court-piece, {'typed' if typed else 'spoken'} card", latencies, misses)
 
 

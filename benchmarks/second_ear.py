@@ -36,6 +36,7 @@ from voice_rang.listen.moonshine_text import (
     begin,
     log_softmax,
     segmentations,
+    step_feeds,
 )
 from voice_rang.listen.results import Recognition
 
@@ -87,18 +88,6 @@ class Transcriber:
         scores = self._forced(hidden, first, cache, [c for c in dict.fromkeys(candidates) if c in self._phrases])
         return Verdict(text, free, scores, 1000.0 * (time.perf_counter() - began))
 
-    def _step_feeds(self, hidden: np.ndarray, ids: np.ndarray, cache: dict[str, np.ndarray],
-                    decoder: dict[str, np.ndarray] | None = None) -> dict[str, np.ndarray]:
-        batch = ids.shape[0]
-        feeds = {"input_ids": ids, "encoder_hidden_states": np.repeat(hidden, batch, axis=0),
-                 "use_cache_branch": np.array([True])}
-        for name, value in cache.items():
-            if decoder is not None and ".decoder." in name:
-                value = decoder[name]
-            feeds[name.replace("present", "past_key_values")] = np.repeat(value, batch, axis=0) \
-                if value.shape[0] != batch else value
-        return feeds
-
     def _free(self, hidden: np.ndarray, first: np.ndarray, cache: dict[str, np.ndarray],
               budget: int) -> tuple[str, float]:
         """The greedy transcription and its log-probability (up to ``budget`` tokens)."""
@@ -113,7 +102,7 @@ class Transcriber:
                 break
             tokens.append(token)
             outputs = self.model.decoder.run(
-                None, self._step_feeds(hidden, np.array([[token]], np.int64), cache, decoder))
+                None, step_feeds(hidden, np.array([[token]], np.int64), cache, decoder))
             decoder = {name: value for name, value in zip(self._outputs[1:], outputs[1:], strict=True)
                        if ".decoder." in name}
             scores = log_softmax(outputs[0][0, -1])
@@ -134,7 +123,7 @@ class Transcriber:
         for row, (_, way) in enumerate(ways):
             for offset, mark in enumerate(marks):
                 ids[row * len(marks) + offset, :len(way) + 1] = [*way, mark]
-        logits = self.model.decoder.run(["logits"], self._step_feeds(hidden, ids, cache))[0]
+        logits = self.model.decoder.run(["logits"], step_feeds(hidden, ids, cache))[0]
         following = log_softmax(logits)
         scores: dict[str, float] = {}
         for row, (command, way) in enumerate(ways):

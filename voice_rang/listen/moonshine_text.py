@@ -34,7 +34,7 @@ from .front import unit_samples
 from .moonshine import MoonshineUnavailable, model_files, open_session, shared_encoder
 
 __all__ = ["END", "HEADS", "HEAD_DIM", "LAYERS", "START", "MoonshineModel", "PhraseScorer", "Verdict", "begin",
-           "log_softmax", "segmentations"]
+           "log_softmax", "segmentations", "step_feeds"]
 
 VOCAB_SIZE = 32000
 """Pieces in the tokenizer; the decoder's logits are padded to 32768."""
@@ -193,6 +193,22 @@ def begin(model: MoonshineModel, pcm: bytes | np.ndarray,
     return hidden, first, dict(zip(outputs[1:], steps[1:], strict=True)), length
 
 
+def step_feeds(hidden: np.ndarray, ids: np.ndarray, cache: dict[str, np.ndarray],
+               decoder: dict[str, np.ndarray] | None = None) -> dict[str, np.ndarray]:
+    """The decoder's inputs for one step of ``ids`` (one row a branch): the encoder's states and
+    the first step's caches repeated for every row, the decoder's own caches from ``decoder``
+    (already one a row) where given."""
+    batch = ids.shape[0]
+    feeds = {"input_ids": ids, "encoder_hidden_states": np.repeat(hidden, batch, axis=0),
+             "use_cache_branch": np.array([True])}
+    for name, value in cache.items():
+        if decoder is not None and ".decoder." in name:
+            value = decoder[name]
+        feeds[name.replace("present", "past_key_values")] = np.repeat(value, batch, axis=0) \
+            if value.shape[0] != batch else value
+    return feeds
+
+
 class PhraseScorer:
     """Moonshine over one utterance at a time, scoring the phrases given with it. Not
     thread-safe: one recogniser owns it."""
@@ -223,18 +239,6 @@ class PhraseScorer:
         budget = min(MAX_TOKENS, 4 + math.ceil(TOKENS_PER_SECOND * length / 16000))
         text, free, scores, each = self._walk(hidden, first, cache, phrases, budget)
         return Verdict(text, free, scores, 1000.0 * (time.perf_counter() - began), each)
-
-    def _step_feeds(self, hidden: np.ndarray, ids: np.ndarray, cache: dict[str, np.ndarray],
-                    decoder: dict[str, np.ndarray] | None = None) -> dict[str, np.ndarray]:
-        batch = ids.shape[0]
-        feeds = {"input_ids": ids, "encoder_hidden_states": np.repeat(hidden, batch, axis=0),
-                 "use_cache_branch": np.array([True])}
-        for name, value in cache.items():
-            if decoder is not None and ".decoder." in name:
-                value = decoder[name]
-            feeds[name.replace("present", "past_key_values")] = np.repeat(value, batch, axis=0) \
-                if value.shape[0] != batch else value
-        return feeds
 
     def _walk(self, hidden: np.ndarray, first: np.ndarray, cache: dict[str, np.ndarray],
               phrases: Mapping[str, Sequence[str]],
@@ -297,7 +301,7 @@ class PhraseScorer:
             last = ([token] if token is not None else []) + [prefix[-1] for prefix, _, _ in alive]
             parents = {name: value[np.array(rows)] for name, value in decoder.items()}
             outputs = self.model.decoder.run(
-                None, self._step_feeds(hidden, np.array([[piece] for piece in last], np.int64), cache, parents))
+                None, step_feeds(hidden, np.array([[piece] for piece in last], np.int64), cache, parents))
             following = log_softmax(outputs[0][:, -1])
             decoder = {name: value for name, value in zip(self._outputs[1:], outputs[1:], strict=True)
                        if ".decoder." in name}
