@@ -254,7 +254,7 @@ def _decode(item: Item) -> dict[str, Any]:
     grammar_ids = []
     verdicts = []
     for grammar, verdict in _recognizer.last:
-        grammar_ids.append(_recognizer.grammar_answer(grammar))
+        grammar_ids.append(_recognizer.owner(grammar.command))
         verdicts.append({"text": verdict.text, "free": verdict.free, "scores": dict(verdict.scores),
                          "phrases": dict(verdict.phrases), "ms": verdict.ms,
                          "grammar_guess": _recognizer.owner(grammar.guess),

@@ -9,7 +9,6 @@ import json
 import math
 import shutil
 import subprocess
-import wave
 from pathlib import Path
 from random import Random
 
@@ -19,6 +18,7 @@ from hypothesis import strategies as st
 from speech_samples import synthesize
 from test_court_piece_play import HEARTS_DEAL, CourtPieceTable
 from test_play import VOICE_RANG
+from test_recognizer import write_wav
 
 from voice_rang.cards import Card
 from voice_rang.games.court_piece.deck import CARD_INDEX, SUIT_INDEX
@@ -244,12 +244,9 @@ def test_a_half_heard_card_said_twice_is_asked_about_twice_not_played() -> None:
 # ----- recognize -------------------------------------------------------------------------------
 
 
-def write_wav(path: Path, pcm: bytes) -> None:
-    with wave.open(str(path), "wb") as out:
-        out.setnchannels(1)
-        out.setsampwidth(2)
-        out.setframerate(16000)
-        out.writeframes(b"\0\0" * 4000 + pcm + b"\0\0" * 8000)
+def padded(pcm: bytes) -> bytes:
+    """A card said with a little room around it, as a recording has."""
+    return b"\0\0" * 4000 + pcm + b"\0\0" * 8000
 
 
 @needs_flite
@@ -257,7 +254,7 @@ def test_recognize_plays_the_card_said_among_the_legal_ones_and_lets_talk_go(tmp
     said = {"card.wav": "the ten of clubs", "rank.wav": "jack", "trick.wav": "what's the trick",
             "talk.wav": "I think I will have a cup of tea", "other.wav": "king of diamonds"}
     for name, text in said.items():
-        write_wav(tmp_path / name, synthesize(text, "slt"))
+        write_wav(tmp_path / name, padded(synthesize(text, "slt")))
     result = subprocess.run([VOICE_RANG, "recognize", "--game", "court-piece", "--legal", "QH,QS,10C,JD,4C",
                              "--trump", "C", "--json", *(str(tmp_path / name) for name in said)],
                             capture_output=True, text=True, timeout=180)
@@ -279,7 +276,7 @@ def test_recognize_plays_the_card_said_among_the_legal_ones_and_lets_talk_go(tmp
 ])
 def test_recognize_with_wrong_court_piece_options_says_what_is_wrong_in_one_line(
         arguments: list[str], words: str, tmp_path: Path) -> None:
-    write_wav(tmp_path / "a.wav", b"\0\0" * 1600)
+    write_wav(tmp_path / "a.wav", padded(b""))
     result = subprocess.run([VOICE_RANG, "recognize", *arguments, str(tmp_path / "a.wav")],
                             capture_output=True, text=True, timeout=60)
     assert result.returncode == 2

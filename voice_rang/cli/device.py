@@ -386,7 +386,10 @@ class VoiceStarter:
             return
         try:
             if self._moves is not None:
-                recognizer: Any = self._choice_recognizer()
+                from ..listen.choices import live_choice_recognizer
+
+                recognizer: Any = live_choice_recognizer(self._commands, self._moves.moves, self._moves.vocabulary,
+                                                         language=self._args.lang)
             else:
                 recognizer = live_recognizer(self._commands, language=self._args.lang,
                                              plain=lambda why: self._say("answer", "voice_plain", reason=why))
@@ -418,17 +421,3 @@ class VoiceStarter:
             self._table.heard_quiet_until = listener.heard_quiet_until
             self._table.quiet_gap = TURN_TAKING_GAP_S
         self._say(*(self._moves.listening if self._moves is not None else ("prompt", "listening")))
-
-    def _choice_recognizer(self) -> Any:
-        """The recogniser for moves said by name; it needs Moonshine's model, which has no
-        package for some computers (then one sentence, and the game goes on by keys)."""
-        from ..listen.choices import ChoiceRecognizer
-        from ..listen.moonshine import MoonshineUnavailable
-        from ..listen.neural import neural_front_missing
-
-        assert self._moves is not None
-        why = neural_front_missing()
-        if why is not None:
-            raise MoonshineUnavailable(f"{why}, and moves are heard with it")
-        return ChoiceRecognizer(self._commands, self._moves.moves, self._moves.vocabulary,
-                                language=self._args.lang)

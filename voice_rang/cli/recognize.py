@@ -117,9 +117,8 @@ def _court_piece_recognizer(commands: Any, args: argparse.Namespace) -> Any:
     from ..games.court_piece.actions import Action, NameTrump, PlayCard, RevealTrump
     from ..games.court_piece.deck import SUIT_INDEX
     from ..games.court_piece.spoken import every_phrase, said_as
-    from ..listen.choices import ChoiceRecognizer
+    from ..listen.choices import live_choice_recognizer
     from ..listen.moonshine import MoonshineUnavailable
-    from ..listen.neural import neural_front_missing
 
     legal: list[Action] = []
     for code in (part.strip() for part in args.legal.split(",")):
@@ -140,10 +139,7 @@ def _court_piece_recognizer(commands: Any, args: argparse.Namespace) -> Any:
             raise UsageError(f"--trump must be C, D, H or S, not {args.trump!r}")
         trump = SUIT_INDEX[Suit(args.trump.upper())]
     moves = said_as(legal, trump)
-    why = neural_front_missing()
-    if why is not None:
-        raise UsageError(f"{why}; Court Piece's moves are heard with it")
     try:
-        return ChoiceRecognizer(commands, lambda: moves, every_phrase(), language=args.language)
+        return live_choice_recognizer(commands, lambda: moves, every_phrase(), language=args.language)
     except MoonshineUnavailable as error:
         raise UsageError(str(error).rstrip(".")) from None

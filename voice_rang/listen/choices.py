@@ -16,31 +16,31 @@ acts at once when one candidate is clearly meant and otherwise asks with a short
 candidates are scored by Moonshine (:class:`.moonshine_text.PhraseScorer`): the likeliest phrase of
 each id, how far it is from what Moonshine would write itself (talk is far from every card), and
 its lead over the next id (a card heard as two is a question, not a guess). A pocketsphinx grammar
-of the same phrases runs while the person speaks, for the endpointer's hint alone (a whole card
-name closes the utterance after 100 ms of silence instead of 300), and is the benchmark's baseline.
+of the same phrases runs while the person speaks: its hint closes the utterance after 100 ms of
+silence after a whole card name instead of 300, what it leans to is a second opinion
+(:func:`decide_choice`), and alone it is the benchmark's baseline.
 """
 
 from __future__ import annotations
 
 import math
 import re
-import threading
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Protocol
 
 from ..commands import CommandSet, normalize
+from .decision import GRAMMAR_DECIDES
 from .levels import energy_db
+from .moonshine import MoonshineUnavailable
 from .moonshine_text import MoonshineModel, PhraseScorer, Verdict
 from .pronunciations import _EXTRA_PRONUNCIATIONS, pronunciations
 from .recognizer import Recognizer, Tuning
 from .results import Completion, Recognition
 
-__all__ = ["Choice", "ChoiceRecognizer", "ChoiceRule", "decide_choice", "spoken_phrases"]
-
-_PASS_THROUGH = frozenset({"too short", "too long", "part of longer talk", "silence"})
+__all__ = ["Choice", "ChoiceRecognizer", "ChoiceRule", "decide_choice", "live_choice_recognizer", "spoken_phrases"]
 
 QUIET_BELOW_PEAK_DB = 30.0
 """A chunk this far under the loudest of the utterance so far is silence after the speech: a
@@ -226,7 +226,6 @@ class ChoiceRecognizer:
         it covers and the verdict to come."""
         self._peak_db = -math.inf
         self._quiet = 0
-        self._lock = threading.Lock()
         self._now: dict[str, tuple[str, ...]] = {}
         self._moves_now: Mapping[str, Choice] = {}
         self._pcm = bytearray()
@@ -298,7 +297,7 @@ class ChoiceRecognizer:
         began = time.perf_counter()
         grammar = self.hints.finish(snr_db)
         ahead, self._ahead = self._ahead, None
-        if grammar.reason in _PASS_THROUGH:
+        if grammar.reason in GRAMMAR_DECIDES:
             if ahead is not None:
                 ahead[1].cancel()
             return grammar
@@ -310,9 +309,7 @@ class ChoiceRecognizer:
                                speech_ms=grammar.speech_ms, snr_db=snr_db,
                                grammar_leans=self.owner(grammar.command or grammar.guess))
         self.last.append((grammar, verdict))
-        ms = grammar.ms + 1000.0 * (time.perf_counter() - began)
-        return Recognition(result.command, result.heard, result.unsure, ms, result.reason, result.speech_ms,
-                           result.guess, result.snr_db, confidence=result.confidence, between=result.between)
+        return replace(result, ms=grammar.ms + 1000.0 * (time.perf_counter() - began))
 
     def owner(self, phrase: str | None) -> str | None:
         """The id valid now that ``phrase`` (normalised, as the grammar heard it) means, when only
@@ -322,16 +319,15 @@ class ChoiceRecognizer:
         owners = [key for key, texts in self._now.items() if phrase in spoken_phrases(texts)]
         return owners[0] if len(owners) == 1 else None
 
-    def grammar_answer(self, grammar: Recognition) -> str | None:
-        """The id the pocketsphinx grammar alone would act on (the benchmark's baseline)."""
-        return self.owner(grammar.command)
 
-    def recognize(self, pcm: bytes, allowed: Sequence[str] | None = None) -> Recognition:
-        """Decode one whole utterance already cut from its surroundings, fed in the listener's
-        frames."""
-        with self._lock:
-            self.reset_stream()
-            self.start(allowed)
-            for offset in range(0, len(pcm), 640):
-                self.feed(pcm[offset:offset + 640])
-            return self.finish()
+def live_choice_recognizer(commands: CommandSet, moves: Callable[[], Mapping[str, Choice]],
+                           vocabulary: Iterable[str], *, language: str = "en") -> ChoiceRecognizer:
+    """What a game of moves said by name listens with (``play court-piece``, and ``recognize
+    --game court-piece`` for recordings). It needs Moonshine's model, which has no package for
+    some computers: then :class:`.moonshine.MoonshineUnavailable`, in one sentence."""
+    from .neural import neural_front_missing
+
+    why = neural_front_missing()
+    if why is not None:
+        raise MoonshineUnavailable(f"{why}, and moves said by name are heard with it")
+    return ChoiceRecognizer(commands, moves, vocabulary, language=language)

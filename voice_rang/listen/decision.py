@@ -21,12 +21,12 @@ if TYPE_CHECKING:
     from .command_head import HeadScores
     from .personal import PersonalMatch
 
-__all__ = ["SETTLED", "Lean", "Rule", "decide", "said_again", "siblings"]
+__all__ = ["GRAMMAR_DECIDES", "SETTLED", "Lean", "Rule", "decide", "said_again", "siblings"]
 
 Lean = tuple[str | None, float]
 """The head's likeliest command valid now and its probability (``None`` when none is valid)."""
 
-_PASS_THROUGH = frozenset({"too short", "too long", "part of longer talk", "silence"})
+GRAMMAR_DECIDES = frozenset({"too short", "too long", "part of longer talk", "silence"})
 """What the grammar side decides alone: duration sanity and "a command is said on its own"."""
 
 
@@ -123,7 +123,7 @@ def decide(grammar: Recognition, scores: HeadScores | None, allowed: frozenset[s
     >>> decide(sure_stop, head, None, Rule()).reason   # two models, two commands: ask
     'doubt'
     """
-    if not rule.use_head or scores is None or grammar.reason in _PASS_THROUGH:
+    if not rule.use_head or scores is None or grammar.reason in GRAMMAR_DECIDES:
         return grammar
     command, p, _runner = scores.best(allowed)
     anything, p_any, _ = scores.best(None)
@@ -168,7 +168,7 @@ def decide(grammar: Recognition, scores: HeadScores | None, allowed: frozenset[s
     return replace(answer(None, False, "not a command"), guess=None)
 
 
-SETTLED = _PASS_THROUGH | {"command", "not valid now"}
+SETTLED = GRAMMAR_DECIDES | {"command", "not valid now"}
 """Answers that nothing heard later changes: acted on, or ruled out by duration, by "said on its
 own", or as a command that cannot be done now."""
 

@@ -218,7 +218,7 @@ class PhraseScorer:
         self.model = model
         self.prune_below = prune_below
         """A phrase this much less likely than Moonshine's own transcription is not followed to
-        its end (:meth:`_forced`): it is far past anything acted on or asked about."""
+        its end (:meth:`_walk`): it is far past anything acted on or asked about."""
         self._index = {piece: number for number, piece in enumerate(model.pieces) if number > END}
         self._closings = [self._index[piece] for piece in closings if piece in self._index]
         self._ways: dict[str, list[list[int]]] = {}
@@ -269,6 +269,7 @@ class PhraseScorer:
         each: dict[str, dict[str, float]] = {}
 
         def bound(keys: set[str], value: float) -> None:
+            """Each of ``keys`` at least this likely (a phrase ended, or a branch dropped)."""
             for key in keys:
                 scores[key] = max(scores.get(key, -math.inf), value)
 
@@ -278,14 +279,14 @@ class PhraseScorer:
             # Past the longest phrase, the transcription only makes itself less likely: stopping
             # there overstates it, so nothing is nearer to it than it was.
             budget = min(budget, max(len(way) for _, way, _ in ways) + 3)
-        # The transcription: its pieces, its log-probability, its next piece (None once ended).
+        # The transcription: its pieces, its log-probability, its next piece (None once ended);
+        # while it goes on it is the first row of every step.
         said: list[int] = []
         free = 0.0
         token: int | None = int(first.argmax())
         free += float(first[token])
         if token == END or budget <= 0:
             token = None
-        free_row = 0
         decoder = {name: value for name, value in cache.items() if ".decoder." in name}
         while frontier or token is not None:
             floor = free - self.prune_below
@@ -295,7 +296,7 @@ class PhraseScorer:
                     bound(below[prefix], logp)
                 else:
                     alive.append((prefix, logp, parent))
-            rows = ([free_row] if token is not None else []) + [parent for _, _, parent in alive]
+            rows = ([0] if token is not None else []) + [parent for _, _, parent in alive]
             if not rows:
                 break
             last = ([token] if token is not None else []) + [prefix[-1] for prefix, _, _ in alive]
@@ -310,7 +311,7 @@ class PhraseScorer:
                 said.append(token)
                 token = int(following[0].argmax())
                 free += float(following[0, token])
-                free_row, offset = 0, 1
+                offset = 1
                 if token == END or len(said) >= budget:
                     token = None
             frontier = []
@@ -319,7 +320,7 @@ class PhraseScorer:
                 if prefix in ending:
                     closed = np.logaddexp.reduce(np.array([after[END], *(after[m] for m in self._closings)]))
                     for key, text in ending[prefix]:
-                        scores[key] = max(scores.get(key, -math.inf), logp + float(closed))
+                        bound({key}, logp + float(closed))
                         phrase = each.setdefault(key, {})
                         phrase[text] = max(phrase.get(text, -math.inf), logp + float(closed))
                 for piece in sorted(children.get(prefix, ())):

@@ -30,7 +30,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from ...cards import Card, Rank, Suit
-from .actions import Action, NameTrump, PlayCard, SetTrumpCard, command_of
+from .actions import (
+    Action,
+    AskRedeal,
+    DeclineTrumpCard,
+    NameTrump,
+    PlayCard,
+    RevealTrump,
+    SetTrumpCard,
+    TrumpLater,
+    command_of,
+)
 from .deck import CARD_INDEX, CARD_OF, POWER_OF, SUIT_MASKS, SUITS
 from .view import Phase, SeatView, trick_leader_so_far
 
@@ -189,21 +199,15 @@ def _caution(view: SeatView, key: str, card: Card | None) -> Caution | None:
 
 def every_phrase() -> tuple[str, ...]:
     """Every phrase :func:`spoken_moves` can give, in any position (the listener builds its
-    endpointer's grammar from these once).
+    endpointer's grammar from these once): :func:`said_as` of every card with each suit trumps,
+    of every suit named, and of the moves said in fixed words.
 
     >>> phrases = every_phrase()
     >>> "Queen of hearts" in phrases and "The lowest spade" in phrases and "Hearts are trumps" in phrases
     True
     """
-    phrases: list[str] = [text for card in CARD_OF for text in card_phrases(card)]
-    for rank in CARD_OF[:13]:
-        for word in _rank_words(rank.rank):
-            phrases += [_capital(word), f"The {word}"]
-    for plural, single in SUIT_WORDS.values():
-        for high in ("Lowest", "Highest"):
-            phrases += [f"{high} {single}", f"{high} {plural}", f"The {high.lower()} {single}"]
-        phrases += [f"{_capital(plural)} are trumps", f"{_capital(plural)} trumps", _capital(plural)]
-    phrases += ["Trump", "A trump"]
-    for fixed in _FIXED.values():
-        phrases += fixed
-    return tuple(dict.fromkeys(phrases))
+    plays = [PlayCard(card) for card in CARD_OF]
+    each = [said_as(plays, trump) for trump in range(len(SUITS))]
+    each.append(said_as([NameTrump(suit) for suit in SUITS]))
+    each.append(said_as([RevealTrump(), AskRedeal(), DeclineTrumpCard(), TrumpLater(7), TrumpLater(10)]))
+    return tuple(dict.fromkeys(phrase for moves in each for spoken in moves.values() for phrase in spoken.phrases))
