@@ -157,7 +157,8 @@ class CourtPieceNarration:
         scoring = self.rules.scoring
         if scoring.mode is ScoringMode.POINTS:
             return self._template("words.goal_points").format(target=scoring.target)
-        return self._template("words.goal_courts").format(deals=scoring.deals)
+        key = "words.goal_courts_one" if scoring.deals == 1 else "words.goal_courts"
+        return self._template(key).format(deals=scoring.deals)
 
     # ----- events --------------------------------------------------------------------------
 
