@@ -176,7 +176,8 @@ def positions(count: int, seed: int) -> list[tuple[dict[str, Any], int]]:
                 spoken = spoken_moves(view)
                 moves = {key: list(choice.phrases) for key, choice in spoken.items()}
                 cautions = [key for key, choice in spoken.items() if choice.caution is not None]
-                turns.append(({"moves": moves, "cautions": cautions}, len(spoken)))
+                words = {key: [list(way) for way in choice.words] for key, choice in spoken.items()}
+                turns.append(({"moves": moves, "cautions": cautions, "words": words}, len(spoken)))
             session.apply(seat, bots[seat].decide(view))
         rng.shuffle(turns)
         found.extend(turns[:3])

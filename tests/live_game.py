@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import array
 import math
+import queue
 import subprocess
 import threading
 import time
 from dataclasses import dataclass, field
-from typing import IO
+from typing import IO, Any
 
 from audio_server import AudioServer, realtime
 
@@ -116,6 +117,31 @@ class LineWatch:
                 return True
             time.sleep(0.02)
         return False
+
+
+def start_game(command: list[str], env: dict[str, str]) -> tuple[subprocess.Popen[str], queue.Queue[str]]:
+    """A game started as a person starts it, and a queue that its printed lines arrive on as they
+    are printed (a thread of its own reads them)."""
+    process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True, bufsize=1, env=env)
+    lines: queue.Queue[str] = queue.Queue()
+
+    def read() -> None:
+        assert process.stdout is not None
+        for line in process.stdout:
+            lines.put(line.rstrip("\n"))
+
+    threading.Thread(target=read, daemon=True).start()
+    return process, lines
+
+
+def end(process: subprocess.Popen[Any]) -> None:
+    """Stop a game the test started: asked to end, then made to after ten seconds."""
+    process.terminate()
+    try:
+        process.wait(10)
+    except subprocess.TimeoutExpired:
+        process.kill()
 
 
 def echo_speaker_into_microphone(server: AudioServer) -> subprocess.Popen[bytes]:

@@ -15,7 +15,8 @@ import random
 import subprocess
 import tempfile
 
-__all__ = ["RATE", "in_a_room", "loud_power", "sox", "synthesize", "trim", "varied_take", "with_white_noise"]
+__all__ = ["RATE", "espeak", "in_a_room", "loud_power", "sox", "sox_from_wav", "synthesize", "trim", "varied_take",
+           "with_white_noise"]
 
 RATE = 16000
 
@@ -42,6 +43,20 @@ def synthesize(text: str, voice: str = "rms") -> bytes:
     finally:
         os.unlink(path)
     return trim(raw)
+
+
+@functools.cache
+def espeak(text: str, voice: str = "bn") -> bytes:
+    """``text`` spoken by espeak-ng's ``voice`` (a language, with a variant: ``bn+f2``), trimmed,
+    as 16 kHz mono PCM16: the only Bengali speech the registries hold."""
+    raw = subprocess.run(["espeak-ng", "-v", voice, "--stdout", text], check=True, capture_output=True).stdout
+    return trim(sox_from_wav(raw))
+
+
+def sox_from_wav(wav: bytes) -> bytes:
+    """A WAV file's bytes as 16 kHz mono PCM16."""
+    return subprocess.run(["sox", "-R", "-t", "wav", "-", "-t", "raw", "-r", str(RATE), "-e", "signed", "-b", "16",
+                           "-c", "1", "-"], input=wav, check=True, capture_output=True).stdout
 
 
 def loud_power(pcm: bytes, threshold: int = 300) -> float:

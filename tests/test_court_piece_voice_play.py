@@ -13,14 +13,13 @@ import json
 import queue
 import re
 import shutil
-import subprocess
-import threading
 import time
 from pathlib import Path
 
 import pytest
 from audio_server import AudioServer
 from court_piece_checker import check_file
+from live_game import end, start_game
 from speech_samples import synthesize
 from test_play import VOICE_RANG
 from test_play_court_piece import RANKS, SUITS, LineReadingPlayer
@@ -69,21 +68,11 @@ def test_a_whole_session_is_played_by_voice_alone_and_every_card_played_is_the_c
         audio_server: AudioServer, tmp_path: Path) -> None:
     audio_server.start_microphone()
     log = tmp_path / "voice.jsonl"
-    process = subprocess.Popen(
+    process, lines = start_game(
         [VOICE_RANG, "play", "court-piece", "--text", "--listen", "--beat", "0", "--seed", "16",
          "--scoring", "courts", "--deals", "1", "--log", str(log)],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, bufsize=1,
-        env={**audio_server.env, "NO_COLOR": "1", "TERM": "dumb", "XDG_STATE_HOME": str(tmp_path)})
-    assert process.stdout is not None
-    lines: queue.Queue[str] = queue.Queue()
+        {**audio_server.env, "NO_COLOR": "1", "TERM": "dumb", "XDG_STATE_HOME": str(tmp_path)})
     printed: list[str] = []
-
-    def read() -> None:
-        assert process.stdout is not None
-        for line in process.stdout:
-            lines.put(line.rstrip("\n"))
-
-    threading.Thread(target=read, daemon=True).start()
     speaker = Speaker(audio_server)
     player = LineReadingPlayer()
     meant: str | None = None  # the move last said, as the player would say it
@@ -136,11 +125,7 @@ def test_a_whole_session_is_played_by_voice_alone_and_every_card_played_is_the_c
         del waiting_since
         assert printed and printed[-1].startswith("Game over"), printed[-40:]
     finally:
-        process.terminate()
-        try:
-            process.wait(10)
-        except subprocess.TimeoutExpired:
-            process.kill()
+        end(process)
     assert named == [True], named  # trumps were called by voice, the suit said
     wrong = [(card, said) for card, said in played if said is not None and card != said]
     plays_in_log = [event["card"] for event in map(json.loads, log.read_text().splitlines())

@@ -120,3 +120,51 @@ def test_a_relative_data_directory_is_ignored_as_the_xdg_specification_asks(
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
     monkeypatch.setenv("XDG_DATA_HOME", "relative/is/ignored")
     assert voice_dir() == tmp_path / "home" / ".local" / "share" / "voice-rang" / "voice"
+
+
+def test_card_words_are_imported_into_their_own_folder_heard_by_court_piece_and_forgotten(
+        tmp_path: Path, data_home: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from speech_samples import espeak, sox, trim
+
+    from voice_rang.listen.card_words import CardWords, card_words_dir
+
+    source = tmp_path / "words"
+    source.mkdir()
+    for code, text in (("Q", "বিবি"), ("H", "হরতন")):
+        for number, tempo in enumerate(("0.9", "1.0", "1.12"), 1):
+            _wav(source / f"{code}__{number}.wav", trim(sox(espeak(text, "bn"), "tempo", "-s", tempo)))
+    _wav(source / "queen.wav", espeak("বিবি", "bn"))
+    assert main(["enroll", "--text", "--cards", "--lang", "bn", "--import", str(source)]) == 1
+    out = capsys.readouterr().out
+    assert "queen.wav" in out and "Q__a.wav" in out  # not a take, and how to name one
+    assert "২টা তাসের শব্দের ৬টা রেকর্ডিং" in out
+    assert card_words_dir() == voice_dir() / "cards"
+    assert sorted(path.name.split("__")[0] for path in card_words_dir().glob("*.wav")) == ["H"] * 3 + ["Q"] * 3
+    assert not list(voice_dir().glob("*.wav"))  # the commands' takes are untouched
+    words = CardWords.load()
+    assert words is not None and sorted(words.templates) == ["H", "Q"]
+    assert main(["enroll", "--text", "--forget"]) == 0
+    assert "Forgot 6 takes" in capsys.readouterr().out
+    assert CardWords.load() is None
+
+
+def test_an_unknown_card_word_in_only_is_one_line_naming_the_codes(data_home: Path,
+                                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["enroll", "--text", "--cards", "--only", "Q,Z", "--import", str(data_home.parent)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "'Z'" in err[0] and "10" in err[0], err
+
+
+def test_doctor_says_which_card_words_are_kept_and_how_to_teach_the_rest(
+        data_home: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from voice_rang.listen.card_words import card_words_dir
+
+    card_words_dir().mkdir(parents=True)
+    for name in ("Q__1.wav", "H__1.wav", "notes.txt"):
+        (card_words_dir() / name).write_bytes(b"")
+    main(["doctor"])
+    lines = [line for line in capsys.readouterr().out.splitlines() if "card words" in line]
+    if not lines:
+        pytest.skip("this machine's voice models do not load, so the card words are not reached")
+    assert lines[0].startswith("Your own card words for Court Piece: 2 of 21 kept; not yet A,"), lines
+    assert "voice-rang enroll --cards --only A,2," in lines[0]

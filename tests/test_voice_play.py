@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 from audio_server import AudioServer
-from live_game import THRESHOLD, LineWatch, SpeakerWatch, echo_speaker_into_microphone
+from live_game import THRESHOLD, LineWatch, SpeakerWatch, echo_speaker_into_microphone, end
 from speech_samples import synthesize, with_white_noise
 from test_play import VOICE_RANG
 
@@ -36,11 +36,7 @@ def voice_game(server: AudioServer, *extra: str, env: dict[str, str] | None = No
     try:
         yield process, lines, speaker
     finally:
-        process.terminate()
-        try:
-            process.wait(10)
-        except subprocess.TimeoutExpired:
-            process.kill()
+        end(process)
         speaker.stop()
 
 

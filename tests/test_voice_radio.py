@@ -23,7 +23,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from audio_server import AudioServer
-from live_game import LineWatch
+from live_game import LineWatch, end
 from speech_samples import RATE, loud_power, varied_take
 from test_play import VOICE_RANG
 
@@ -132,11 +132,7 @@ def play_radio_game(server: AudioServer, folder: Path, room: bool, snr_db: float
         assert lines.wait_for("Game over at the cap of 6 reveals", timeout=30), lines.lines
     finally:
         server.play_radio(b"")
-        process.terminate()
-        try:
-            process.wait(10)
-        except subprocess.TimeoutExpired:
-            process.kill()
+        end(process)
     printed = [line for _, line in lines.lines]
     wrong = [line for line in printed if line.startswith(("Auto-reveal", "Quit", "Help", "Status", "Stopped"))]
     assert not wrong, wrong  # nothing but "turn" (and "yes") was ever acted on

@@ -16,7 +16,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import ExitStack, contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
@@ -287,14 +287,17 @@ class MovesByVoice:
     """The question asked before a move that deserves one."""
     listening: tuple[str, str]
     """What to say once listening (section, key)."""
+    deck: Mapping[str, tuple[tuple[str, ...], ...]] = field(default_factory=dict)
+    """Every card by the player's own card words (``enroll --cards``): what a card heard must
+    stand out from."""
 
 
 def moves_by_voice(play: Any) -> MovesByVoice:
     """What the voice listens for at a Court Piece table (``play``: its ``CourtPiecePlay``)."""
-    from ..games.court_piece.spoken import every_phrase
+    from ..games.court_piece.spoken import deck_words, every_phrase
 
     return MovesByVoice(play.spoken_moves, every_phrase(), play.move_name, play.caution_question,
-                        ("court_piece", "prompt.listening"))
+                        ("court_piece", "prompt.listening"), deck_words())
 
 
 class VoiceStarter:
@@ -389,7 +392,7 @@ class VoiceStarter:
                 from ..listen.choices import live_choice_recognizer
 
                 recognizer: Any = live_choice_recognizer(self._commands, self._moves.moves, self._moves.vocabulary,
-                                                         language=self._args.lang)
+                                                         language=self._args.lang, deck=self._moves.deck)
             else:
                 recognizer = live_recognizer(self._commands, language=self._args.lang,
                                              plain=lambda why: self._say("answer", "voice_plain", reason=why))
@@ -420,4 +423,7 @@ class VoiceStarter:
             # The microphone is deaf while the game talks: leave the player room to start.
             self._table.heard_quiet_until = listener.heard_quiet_until
             self._table.quiet_gap = TURN_TAKING_GAP_S
-        self._say(*(self._moves.listening if self._moves is not None else ("prompt", "listening")))
+        section, key = self._moves.listening if self._moves is not None else ("prompt", "listening")
+        if getattr(recognizer, "card_words", None) is not None:
+            key += "_own"  # the player taught the game their card words
+        self._say(section, key)

@@ -192,7 +192,24 @@ def _check_listening(say: Callable[[str], None]) -> str:
         return REINSTALL
     say("Voice models load: pocketsphinx and the command head on Moonshine's encoder; Court Piece's cards "
         "on its decoder.")
+    _say_card_words(say)
     return ""
+
+
+def _say_card_words(say: Callable[[str], None]) -> None:
+    """Which of the player's own card words (``enroll --cards``) are kept, when any are."""
+    from voice_rang.listen.card_words import WORDS, card_words_dir
+    from voice_rang.listen.personal import command_of_file
+
+    folder = card_words_dir()
+    kept = {command_of_file(path.name, set(WORDS)) for path in folder.glob("*.wav")} if folder.is_dir() else set()
+    kept.discard(None)
+    if not kept:
+        return
+    missing = [word for word in WORDS if word not in kept]
+    say(f"Your own card words for Court Piece: {len(kept)} of {len(WORDS)} kept"
+        + (f"; not yet {', '.join(missing)} (voice-rang enroll --cards --only {','.join(missing)})." if missing
+           else "."))
 
 
 def _check_synthesizer(args: argparse.Namespace, say: Callable[[str], None]) -> bool:

@@ -1,10 +1,13 @@
-"""``voice-rang enroll``: teach the game the player's own voice, three takes of each command.
+"""``voice-rang enroll``: teach the game the player's own voice, three takes of each command, or
+(``--cards``) of each card word: the thirteen ranks and four suits, in the player's own language,
+which Court Piece then hears beside the stock model (a Bengali-speaking child says "হরতনের বিবি").
 
 Spoken and keyboard-driven like the game: it says each command to say, records the take through
 the same microphone path as play (endpointer, half duplex), checks it (too quiet, clipped, unlike
 the other two: "say it again"), and keeps the takes under ``$XDG_DATA_HOME/voice-rang/voice/``.
 ``--import DIR`` takes recordings instead (``<command id, _ for spaces>__anything.wav``, made by a
-carer or a speech therapist); ``--forget`` deletes them. ``play`` and ``recognize`` use the takes
+carer or a speech therapist; card words are named by their code in the log: ``Q__1.wav``,
+``10__2.wav``, ``H__3.wav``); ``--forget`` deletes them all. ``play`` and ``recognize`` use the takes
 from then on (``recognize --no-personal`` leaves them out).
 """
 
@@ -36,8 +39,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--import", dest="import_dir", metavar="DIR",
                         help="take recordings from DIR instead: <command id, _ for spaces>__anything.wav")
     parser.add_argument("--forget", action="store_true", help="delete the takes of your voice")
+    parser.add_argument("--cards", action="store_true",
+                        help="teach the card words instead (ranks and suits, for Court Piece), in the --lang language")
     parser.add_argument("--mic", help="microphone name or index (default: the system's default input)")
-    parser.add_argument("--only", metavar="COMMANDS", help="comma-separated command ids to record (default: all)")
+    parser.add_argument("--only", metavar="COMMANDS",
+                        help="comma-separated command ids to record (with --cards: card codes, Q,H,10; default: all)")
     add_output_arguments(parser)
 
 
@@ -66,21 +72,36 @@ class _Session:
         from ..table.loop import TableOutputs
 
         check_output_arguments(args)
+        prompts = load_prompts(args.lang)
         self.commands = CommandSet.load(args.lang)
-        self.narrator = Narrator(load_prompts(args.lang), seats=2)
+        self.narrator = Narrator(prompts, seats=2)
         self.outputs = TableOutputs()
         self.args = args
+        self.cards = bool(getattr(args, "cards", False))
+        if self.cards:
+            from ..listen.card_words import ANSWERS, RANK_CODES, SUIT_CODES
+            from ..prompts import load_game_prompts
+
+            words = prompts.messages["words"]
+            answers = load_game_prompts(args.lang, "court-piece")[0].commands
+            self.items: dict[str, str] = {**dict(zip(RANK_CODES, words["ranks"], strict=True)),
+                          **{code: words["suits"][code] for code in SUIT_CODES},
+                          **{answer: answers[answer][0] for answer in ANSWERS}}
+        else:
+            self.items = {command: phrases[0] for command, phrases in self.commands.spoken().items()}
 
     def say(self, key: str, **fields: Any) -> None:
+        if self.cards and key in ("start", "done", "stopped", "imported", "import_unknown"):
+            key = f"{key}_cards"
         self.outputs.say(self.narrator.say("enroll", key, kind="hint", **fields))
 
-    def phrase(self, command: str) -> str:
-        return self.commands.spoken()[command][0]
+    def phrase(self, item: str) -> str:
+        return self.items[item]
 
 
 def _wanted(session: _Session) -> list[str]:
-    """The commands to take: all that are spoken, or those ``--only`` names."""
-    wanted = list(session.commands.spoken())
+    """The commands (or card words) to take: all, or those ``--only`` names."""
+    wanted = list(session.items)
     if session.args.only:
         chosen = chosen_commands(session.args.only, wanted)
         wanted = [c for c in wanted if c in chosen]
@@ -88,7 +109,10 @@ def _wanted(session: _Session) -> list[str]:
 
 
 def _forget(session: _Session, directory: Path) -> int:
-    takes = sorted(directory.glob("*.wav")) if directory.is_dir() else []
+    from ..listen.card_words import card_words_dir
+
+    takes = [path for folder in (directory, card_words_dir()) if folder.is_dir()
+             for path in sorted(folder.glob("*.wav"))]
     for path in takes:
         path.unlink()
     session.say("forgot" if takes else "nothing_to_forget", count=len(takes))
@@ -103,9 +127,10 @@ def _import(session: _Session, source: Path, directory: Path) -> int:
         raise UsageError(f"--import needs a folder of WAV files; {source} is not one")
     files = sorted(source.glob("*.wav"))
     if not files:
-        raise UsageError(f"--import found no .wav files in {source}: name each take after its command, "
-                         "like turn__1.wav or auto-reveal_on__2.wav")
-    known = set(session.commands.spoken())
+        how = ("its card word's code, like Q__1.wav, 10__2.wav or H__3.wav" if session.cards
+               else "its command, like turn__1.wav or auto-reveal_on__2.wav")
+        raise UsageError(f"--import found no .wav files in {source}: name each take after {how}")
+    known = set(session.items)
     wanted = set(_wanted(session))
     grouped: dict[str, list[tuple[Path, np.ndarray]]] = {}
     status = 0
@@ -252,12 +277,14 @@ def _next(events: queue.Queue[Any]) -> tuple[str, Any]:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..listen.card_words import card_words_dir
     from ..listen.personal import voice_dir
 
-    if args.forget and (args.import_dir or args.only):
+    if args.forget and (args.import_dir or args.only or args.cards):
         raise UsageError("--forget deletes every take, so it goes alone: forget first, then record or --import")
     session = _Session(args)
-    directory = voice_dir()
+    _wanted(session)  # a wrong --only is one line before anything is read or recorded
+    directory = card_words_dir() if args.cards else voice_dir()
     if args.forget:
         return _forget(session, directory)
     with models_usable("enroll"):  # takes are checked with the models

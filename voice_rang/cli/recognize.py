@@ -116,7 +116,7 @@ def _court_piece_recognizer(commands: Any, args: argparse.Namespace) -> Any:
     from ..cards import Card, Suit
     from ..games.court_piece.actions import Action, NameTrump, PlayCard, RevealTrump
     from ..games.court_piece.deck import SUIT_INDEX
-    from ..games.court_piece.spoken import every_phrase, said_as
+    from ..games.court_piece.spoken import deck_words, every_phrase, said_as
     from ..listen.choices import live_choice_recognizer
     from ..listen.moonshine import MoonshineUnavailable
 
@@ -140,6 +140,7 @@ def _court_piece_recognizer(commands: Any, args: argparse.Namespace) -> Any:
         trump = SUIT_INDEX[Suit(args.trump.upper())]
     moves = said_as(legal, trump)
     try:
-        return live_choice_recognizer(commands, lambda: moves, every_phrase(), language=args.language)
+        return live_choice_recognizer(commands, lambda: moves, every_phrase(), language=args.language,
+                                      deck=deck_words(), personal=not args.no_personal)
     except MoonshineUnavailable as error:
         raise UsageError(str(error).rstrip(".")) from None

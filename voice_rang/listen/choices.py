@@ -26,12 +26,13 @@ from __future__ import annotations
 import math
 import re
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from typing import Protocol
 
 from ..commands import CommandSet, normalize
+from .card_words import ANSWERS, CardMatch, CardWords
 from .decision import GRAMMAR_DECIDES
 from .levels import energy_db
 from .moonshine import MoonshineUnavailable
@@ -40,7 +41,8 @@ from .pronunciations import _EXTRA_PRONUNCIATIONS, pronunciations
 from .recognizer import Recognizer, Tuning
 from .results import Completion, Recognition
 
-__all__ = ["Choice", "ChoiceRecognizer", "ChoiceRule", "decide_choice", "live_choice_recognizer", "spoken_phrases"]
+__all__ = ["CardRule", "Choice", "ChoiceRecognizer", "ChoiceRule", "decide_card_words", "decide_choice",
+           "live_choice_recognizer", "spoken_phrases", "with_card_words"]
 
 QUIET_BELOW_PEAK_DB = 30.0
 """A chunk this far under the loudest of the utterance so far is silence after the speech: a
@@ -58,6 +60,9 @@ class Choice(Protocol):
 
     @property
     def caution(self) -> object | None: ...
+
+    @property
+    def words(self) -> tuple[tuple[str, ...], ...]: ...
 
 
 @dataclass(frozen=True)
@@ -179,6 +184,99 @@ def decide_choice(verdict: Verdict, moves: Mapping[str, Choice], rule: ChoiceRul
     return answer(None, False, "not a command", guess=None)
 
 
+@dataclass(frozen=True)
+class CardRule:
+    """When a move heard by the player's own card words (:class:`.card_words.CardMatch`) is acted
+    on, asked about or let go (mean cosine distances of Moonshine's encoder states). Chosen on the
+    tuning speakers only (``benchmarks/bench_card_words.py --voices tuning --sweep``; docs/voice.md)."""
+
+    standout: float = 0.06
+    """The move must cost at least this much less than the median card of the deck: a card said
+    stands far out from the other 51, talk only a little from the card it sounds most like."""
+    margin: float = 0.08
+    """And lead every other legal move by this much, counted in the words that tell them apart
+    (:class:`.card_words.CardMatch`); closer, the game asks which of the two. On the tuning
+    speakers no card was taken for another and no line of talk was taken for a card at this
+    margin; at 0.05, one line of talk in forty ("হরতন শেষ", hearts are gone, in noise) was."""
+    ask_standout: float = 0.06
+    """Standing out by this much but not :attr:`standout`, with the margin: "Did you say …?"
+    (equal to :attr:`standout`: never; lower values only asked about more talk)."""
+    min_snr_db: float = 20.0
+    """Below this (speech over the room, as the endpointer measured it) a move the words hear
+    clearly is asked about ("Did you say …?"), never made: in white noise 10 dB under the voice,
+    held-out speakers' cards were taken for others (the grammar decoders keep the same guard,
+    :attr:`ChoiceRule.agree_min_snr_db`)."""
+
+
+def decide_card_words(match: CardMatch, rule: CardRule, moves: Mapping[str, Choice] | None = None, *,
+                      heard: str = "", speech_ms: float = 0.0, snr_db: float = math.inf) -> Recognition:
+    """One answer from the player's own card words alone.
+
+    >>> from .card_words import CardMatch
+    >>> rule = CardRule()
+    >>> decide_card_words(CardMatch("play QH", 0.15, 0.1, "play QS", {}, 0.12), rule).command
+    'play QH'
+    >>> decide_card_words(CardMatch("play QH", 0.15, 0.1, "play QS", {}, 0.12), rule, snr_db=12.0).reason
+    'unsure'
+    >>> decide_card_words(CardMatch("play QH", 0.15, 0.01, "play QS", {}, 0.12), rule).between
+    ('play QH', 'play QS')
+    >>> decide_card_words(CardMatch("play QH", 0.30, 0.1, "play QS", {}, 0.02), rule).reason
+    'not a command'
+    """
+
+    def answer(command: str | None, unsure: bool, reason: str, guess: str | None = None,
+               between: tuple[str, ...] = ()) -> Recognition:
+        return Recognition(command, heard, unsure, 0.0, reason, speech_ms, guess or command, snr_db,
+                           confidence=max(0.0, 1.0 - match.cost), personal=True, between=between)
+
+    best = match.move
+    if best is None or not math.isfinite(match.cost):
+        return answer(None, False, "not a command")
+    if match.standout >= rule.standout and match.margin >= rule.margin:
+        choice = (moves or {}).get(best)
+        if choice is not None and choice.caution is not None:
+            return answer(None, True, "confirm", guess=best)
+        if snr_db < rule.min_snr_db:
+            return answer(None, True, "unsure", guess=best)
+        return answer(best, False, "command")
+    if match.standout >= rule.standout and match.runner_up is not None:
+        return answer(None, True, "which", guess=best, between=(best, match.runner_up))
+    if match.standout >= rule.ask_standout and match.margin >= rule.margin:
+        return answer(None, True, "unsure", guess=best)
+    return answer(None, False, "not a command")
+
+
+def with_card_words(own: Recognition, stock: Recognition, moves: Mapping[str, Choice], *, alone: bool) -> Recognition:
+    """The answer when the player's own card words (``own``, :func:`decide_card_words`) and the
+    stock model (``stock``, :func:`decide_choice`) both heard the utterance.
+
+    ``alone``: the stock model does not hear the player's language (their words are Bengali), so
+    a move their words hear clearly is made; when the stock model clearly names another move the
+    game asks which of the two, and a move the stock model alone names is asked about. Otherwise
+    (English) their words are a second opinion only: on the tuning speakers, English card words
+    alone took one card in twelve for another ("nine" for "queen"; docs/voice.md), so the stock
+    model's clear answer stands and the words settle a question it would ask (the move it half
+    heard, or one of the two it heard alike)."""
+    stock_move = stock.command if stock.command in moves else stock.guess if stock.reason == "confirm" else None
+    own_move = own.command or (own.guess if own.reason == "confirm" else None)
+    if alone and own_move is not None and stock_move is not None and stock_move != own_move:
+        return replace(own, command=None, unsure=True, reason="which", guess=own_move, between=(own_move, stock_move))
+    if alone and stock_move is not None and own_move is None and stock.command is not None:
+        # Speech in the player's language heard by an English model as a card ("দক্ষিণ", South,
+        # as "King"): asked about, never made, unless the player's words hear the same.
+        return replace(stock, command=None, unsure=True, reason="unsure", guess=stock_move)
+    if stock.command is not None or stock.reason == "confirm":
+        return stock
+    if own_move is not None:
+        asked_about = (stock.guess,) if stock.reason == "unsure" else stock.between if stock.reason == "which" else ()
+        if alone or own_move in asked_about:
+            return own
+        return stock
+    if alone and own.reason in ("which", "unsure") and stock.reason not in ("which", "unsure"):
+        return own
+    return stock
+
+
 _DIGITS = re.compile(r"\d")
 
 
@@ -202,10 +300,17 @@ class ChoiceRecognizer:
 
     def __init__(self, commands: CommandSet, moves: Callable[[], Mapping[str, Choice]],
                  vocabulary: Iterable[str], *, language: str = "en", rule: ChoiceRule | None = None,
-                 model: MoonshineModel | None = None) -> None:
+                 model: MoonshineModel | None = None, card_words: CardWords | None = None,
+                 card_rule: CardRule | None = None, deck: Mapping[str, Sequence[Sequence[str]]] | None = None) -> None:
         self.commands = commands
         self.moves = moves
         self.rule = rule or ChoiceRule()
+        self.language = language
+        self.card_words = card_words
+        """The player's own card words (``enroll --cards``), heard beside the stock model."""
+        self.card_rule = card_rule or CardRule()
+        self._matching = ThreadPoolExecutor(1, thread_name_prefix="voice-rang-card-words") if card_words else None
+        self._deck = dict(deck or {})
         self._command_phrases = {command: tuple(p[:1].upper() + p[1:] for p in phrases)
                                  for command, phrases in commands.spoken().items()}
         universe = dict.fromkeys(spoken_phrases(vocabulary))
@@ -227,15 +332,19 @@ class ChoiceRecognizer:
         self._peak_db = -math.inf
         self._quiet = 0
         self._now: dict[str, tuple[str, ...]] = {}
+        self._allowed: frozenset[str] = frozenset()
         self._moves_now: Mapping[str, Choice] = {}
         self._pcm = bytearray()
         self.last: list[tuple[Recognition, Verdict]] = []
         """What the grammar and Moonshine made of each utterance since :meth:`reset_stream`."""
+        self.heard_words: list[CardMatch] = []
+        """What the player's own card words made of each utterance since :meth:`reset_stream`."""
 
     def reset_stream(self) -> None:
         self.hints.reset_stream()
         self._restart()
         self.last = []
+        self.heard_words = []
 
     def _restart(self) -> None:
         self._pcm = bytearray()
@@ -262,6 +371,7 @@ class ChoiceRecognizer:
               gap_ms: float = math.inf) -> None:
         del gap_ms
         self._now = self.listening_for(allowed)
+        self._allowed = frozenset(self._command_phrases if allowed is None else allowed)
         grammar = {phrase for texts in self._now.values() for phrase in spoken_phrases(texts)} & self._grammar_phrases
         self.hints.start(grammar, after_talk=after_talk)
         self._restart()
@@ -301,6 +411,7 @@ class ChoiceRecognizer:
             if ahead is not None:
                 ahead[1].cancel()
             return grammar
+        own = self._own_words(bytes(self._pcm))
         if ahead is not None:
             verdict = ahead[1].result()
         else:
@@ -308,8 +419,27 @@ class ChoiceRecognizer:
         result = decide_choice(verdict, self._moves_now, self.rule, heard=grammar.heard,
                                speech_ms=grammar.speech_ms, snr_db=snr_db,
                                grammar_leans=self.owner(grammar.command or grammar.guess))
+        if own is not None:
+            match = own.result()
+            self.heard_words.append(match)
+            mine = decide_card_words(match, self.card_rule, self._moves_now, heard=grammar.heard or verdict.text,
+                                     speech_ms=grammar.speech_ms, snr_db=snr_db)
+            result = with_card_words(mine, result, self._moves_now, alone=self.language != "en")
         self.last.append((grammar, verdict))
         return replace(result, ms=grammar.ms + 1000.0 * (time.perf_counter() - began))
+
+    def _own_words(self, pcm: bytes) -> Future[CardMatch] | None:
+        """The player's own card words heard on a thread of their own, beside Moonshine; ``None``
+        when the player taught none, or no legal move is a card or a suit."""
+        with_words = {key: choice.words for key, choice in self._moves_now.items() if getattr(choice, "words", ())}
+        if self.card_words is None or self._matching is None:
+            return None
+        # The answers to a question open now, where the player taught them.
+        answers = {answer: ((answer,),) for answer in ANSWERS
+                   if answer in self._allowed and self.card_words.knows([answer])}
+        if not with_words and not answers:
+            return None
+        return self._matching.submit(self.card_words.match, pcm, {**with_words, **answers}, self._deck)
 
     def owner(self, phrase: str | None) -> str | None:
         """The id valid now that ``phrase`` (normalised, as the grammar heard it) means, when only
@@ -321,13 +451,18 @@ class ChoiceRecognizer:
 
 
 def live_choice_recognizer(commands: CommandSet, moves: Callable[[], Mapping[str, Choice]],
-                           vocabulary: Iterable[str], *, language: str = "en") -> ChoiceRecognizer:
+                           vocabulary: Iterable[str], *, language: str = "en",
+                           deck: Mapping[str, Sequence[Sequence[str]]] | None = None,
+                           personal: bool = True) -> ChoiceRecognizer:
     """What a game of moves said by name listens with (``play court-piece``, and ``recognize
-    --game court-piece`` for recordings). It needs Moonshine's model, which has no package for
-    some computers: then :class:`.moonshine.MoonshineUnavailable`, in one sentence."""
+    --game court-piece`` for recordings): the stock model, and the player's own card words when
+    they taught the game some (``personal``; ``deck``: every card by its words, the cohort a
+    card heard must stand out from). It needs Moonshine's model, which has no package for some
+    computers: then :class:`.moonshine.MoonshineUnavailable`, in one sentence."""
     from .neural import neural_front_missing
 
     why = neural_front_missing()
     if why is not None:
         raise MoonshineUnavailable(f"{why}, and moves said by name are heard with it")
-    return ChoiceRecognizer(commands, moves, vocabulary, language=language)
+    card_words = CardWords.load() if personal and deck else None
+    return ChoiceRecognizer(commands, moves, vocabulary, language=language, card_words=card_words, deck=deck)

@@ -22,7 +22,7 @@ from ..xdg import base_dir
 from .command_head import CommandHead
 from .front import head_features
 
-__all__ = ["PersonalMatch", "PersonalVoice", "check_takes", "command_of_file", "voice_dir"]
+__all__ = ["PersonalMatch", "PersonalVoice", "check_takes", "command_of_file", "read_takes", "voice_dir"]
 
 MIN_SIMILARITY = 0.8
 """How close (cosine) an utterance must be to one of a command's takes."""
@@ -54,6 +54,25 @@ def command_of_file(name: str, known: set[str]) -> str | None:
         return None
     command = stem.split("__", 1)[0].replace("_", " ")
     return command if command in known else None
+
+
+def read_takes(directory: Path, known: set[str] | None) -> dict[str, list[np.ndarray]]:
+    """The takes kept under ``directory`` by the id their file names stand for (any id when
+    ``known`` is ``None``); a file that cannot be read is left out (``enroll`` said so when it
+    kept them)."""
+    from .wavfile import WavError, read_wav_16k
+
+    takes: dict[str, list[np.ndarray]] = {}
+    for path in sorted(directory.glob("*.wav")) if directory.is_dir() else []:
+        command = command_of_file(path.name, known) if known is not None else \
+            (path.stem.split("__", 1)[0].replace("_", " ") if "__" in path.stem else None)
+        if command is None:
+            continue
+        try:
+            takes.setdefault(command, []).append(np.frombuffer(read_wav_16k(str(path)), dtype="<i2"))
+        except WavError:
+            continue
+    return takes
 
 
 def check_takes(takes: list[np.ndarray], head: CommandHead | None = None) -> list[str | None]:
@@ -124,19 +143,7 @@ class PersonalVoice:
     @classmethod
     def load(cls, directory: Path | None = None, known: set[str] | None = None) -> PersonalVoice | None:
         """The takes stored under ``directory`` (:func:`voice_dir`), or ``None`` if there are none."""
-        from .wavfile import WavError, read_wav_16k
-
-        directory = directory or voice_dir()
-        takes: dict[str, list[np.ndarray]] = {}
-        for path in sorted(directory.glob("*.wav")) if directory.is_dir() else []:
-            command = command_of_file(path.name, known) if known is not None else \
-                (path.stem.split("__", 1)[0].replace("_", " ") if "__" in path.stem else None)
-            if command is None:
-                continue
-            try:
-                takes.setdefault(command, []).append(np.frombuffer(read_wav_16k(str(path)), dtype="<i2"))
-            except WavError:
-                continue
+        takes = read_takes(directory or voice_dir(), known)
         return cls(takes) if takes else None
 
     def __bool__(self) -> bool:

@@ -44,7 +44,7 @@ from .actions import (
 from .deck import CARD_INDEX, CARD_OF, POWER_OF, SUIT_MASKS, SUITS
 from .view import Phase, SeatView, trick_leader_so_far
 
-__all__ = ["Caution", "Spoken", "card_phrases", "every_phrase", "said_as", "spoken_moves"]
+__all__ = ["Caution", "Spoken", "card_phrases", "card_words", "deck_words", "every_phrase", "said_as", "spoken_moves"]
 
 RANK_WORDS = {Rank(1): "ace", Rank(11): "jack", Rank(12): "queen", Rank(13): "king"}
 NUMBER_WORDS = ("two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
@@ -71,6 +71,11 @@ class Spoken:
     """English, written as a sentence begins ("Queen of hearts"), most usual first."""
     card: Card | None = None
     caution: Caution | None = None
+    words: tuple[tuple[str, ...], ...] = ()
+    """The player's own card words that say it, by their codes (``(("Q", "H"),)``: the queen's word
+    and the heart's, in either order; ``(("H",),)`` for hearts called as trumps), for a player who
+    taught the game their words (``enroll --cards``, in any language); empty for a move said
+    otherwise ("reveal")."""
 
 
 def _rank_words(rank: Rank) -> tuple[str, ...]:
@@ -125,6 +130,7 @@ def said_as(legal: Sequence[Action], trump: int = -1) -> dict[str, Spoken]:
     """
     moves: dict[str, list[str]] = {}
     cards: dict[str, Card] = {}
+    words: dict[str, tuple[tuple[str, ...], ...]] = {}
     playing: list[int] = []
     face_down = False
     for action in legal:
@@ -132,17 +138,35 @@ def said_as(legal: Sequence[Action], trump: int = -1) -> dict[str, Spoken]:
         if isinstance(action, (PlayCard, SetTrumpCard)):
             moves[key] = list(card_phrases(action.card))
             cards[key] = action.card
+            words[key] = (card_words(action.card),)
             if isinstance(action, PlayCard):
                 playing.append(CARD_INDEX[action.card])
                 face_down = face_down or action.face_down
         elif isinstance(action, NameTrump):
             suit = _capital(SUIT_WORDS[action.suit][0])
             moves[key] = [f"{suit} are trumps", f"{suit} trumps", suit]
+            words[key] = ((action.suit.value,),)
         else:
             moves[key] = list(_FIXED.get(key, ()))
     if playing:
         _add_choices(sorted(playing), trump, face_down, moves)
-    return {key: Spoken(tuple(dict.fromkeys(phrases)), cards.get(key)) for key, phrases in moves.items()}
+    return {key: Spoken(tuple(dict.fromkeys(phrases)), cards.get(key), words=words.get(key, ()))
+            for key, phrases in moves.items()}
+
+
+def card_words(card: Card) -> tuple[str, str]:
+    """The codes of a card's two words, rank then suit.
+
+    >>> card_words(Card("10C"))
+    ('10', 'C')
+    """
+    return (card.code[:-1], card.code[-1])
+
+
+def deck_words() -> dict[str, tuple[tuple[str, ...], ...]]:
+    """Every card of the deck by its words: what any card would cost, next to which the card
+    heard must stand out (:meth:`voice_rang.listen.card_words.CardWords.match`'s cohort)."""
+    return {f"play {card.code}": (card_words(card),) for card in CARD_OF}
 
 
 def _add_choices(legal: list[int], trump: int, face_down: bool, moves: dict[str, list[str]]) -> None:
