@@ -16,7 +16,7 @@ from speech_samples import espeak, sox, trim, with_white_noise
 from voice_rang.cards import Card
 from voice_rang.games.court_piece.actions import NameTrump, PlayCard
 from voice_rang.games.court_piece.spoken import deck_words, said_as
-from voice_rang.listen.card_words import RANK_CODES, SUIT_CODES, CardMatch, CardWords, _after, _align
+from voice_rang.listen.card_words import RANK_CODES, SUIT_CODES, CardMatch, CardWords, _after, _align, speech_span
 from voice_rang.listen.choices import CardRule, decide_card_words, with_card_words
 from voice_rang.listen.results import Recognition
 
@@ -104,6 +104,15 @@ def test_no_takes_kept_is_no_card_words(tmp_path: object) -> None:
     from pathlib import Path
 
     assert CardWords.load(Path(str(tmp_path)) / "nowhere") is None
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.integers(-32768, 32767), max_size=4000), st.sampled_from([0, 1, 1000]))
+def test_cutting_to_the_speech_keeps_a_part_of_any_recording_and_never_fails(values: list[int], steady: int) -> None:
+    samples = np.array(values + [steady] * 2000, dtype=np.int16)
+    kept = speech_span(samples)
+    assert 0 < len(kept) <= len(samples)
+    assert len(speech_span(np.zeros(3200, np.int16))) == 3200
 
 
 def _reference(cost: np.ndarray, start: np.ndarray) -> np.ndarray:

@@ -25,7 +25,8 @@ SUBCOMMANDS = {
     "simulate": "Play many games quickly and summarise their length and winners.",
     "recognize": "Decode WAV recordings with the same recogniser as live play.",
     "doctor": "Check speech output, voices and audio devices, and say how to fix what is missing.",
-    "enroll": "Teach the game your own voice: three takes of each command (or --import, --forget).",
+    "enroll": "Teach the game your own voice: three takes of each command, or of your card words with --cards "
+              "(or --import, --forget).",
 }
 
 

@@ -40,10 +40,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="take recordings from DIR instead: <command id, _ for spaces>__anything.wav")
     parser.add_argument("--forget", action="store_true", help="delete the takes of your voice")
     parser.add_argument("--cards", action="store_true",
-                        help="teach the card words instead (ranks and suits, for Court Piece), in the --lang language")
+                        help="teach your card words for Court Piece instead (ranks, suits, yes, no, first, second), "
+                             "in the --lang language")
     parser.add_argument("--mic", help="microphone name or index (default: the system's default input)")
     parser.add_argument("--only", metavar="COMMANDS",
-                        help="comma-separated command ids to record (with --cards: card codes, Q,H,10; default: all)")
+                        help="comma-separated command ids to record (with --cards: codes, Q,H,10,first; default: all)")
     add_output_arguments(parser)
 
 

@@ -38,8 +38,8 @@ import numpy as np
 from .front import MIN_SAMPLES, unit_samples
 from .personal import voice_dir
 
-__all__ = ["EDGE_S", "GAP_S", "RANK_CODES", "SUIT_CODES", "WORDS", "CardMatch", "CardWords", "card_words_dir",
-           "speech_span"]
+__all__ = ["ANSWERS", "EDGE_S", "GAP_S", "RANK_CODES", "SKIP", "SUIT_CODES", "WORDS", "CardMatch", "CardWords",
+           "card_words_dir", "speech_span"]
 
 RANK_CODES = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUIT_CODES = ("C", "D", "H", "S")
@@ -71,7 +71,8 @@ def card_words_dir() -> Path:
 
 def speech_span(samples: np.ndarray, rate: int = 16000) -> np.ndarray:
     """``samples`` (int16) without the silence before and after the speech (20 ms blocks under
-    :data:`QUIET_BELOW_PEAK_DB` of the loudest), with 40 ms kept each side.
+    :data:`QUIET_BELOW_PEAK_DB` of the loudest, or in a noisy room near its noise floor), with
+    40 ms kept each side.
 
     >>> quiet = np.zeros(8000, np.int16)
     >>> loud = (np.sin(np.arange(4800) / 3) * 8000).astype(np.int16)
@@ -88,6 +89,8 @@ def speech_span(samples: np.ndarray, rate: int = 16000) -> np.ndarray:
     peak = float(db.max())
     # In a quiet room the speech's edges lie 30 dB under its peak; in a noisy one, well above the noise.
     loud = np.flatnonzero(db > max(peak - QUIET_BELOW_PEAK_DB, floor + min(10.0, (peak - floor) / 2)))
+    if len(loud) == 0:  # one steady level throughout: nothing to cut
+        return samples
     first = max(0, (int(loud[0]) - 2) * block)
     last = min(len(samples), (int(loud[-1]) + 3) * block)
     return samples[first:last]
@@ -205,15 +208,16 @@ class CardWords:
         utterance = _encode(speech_span(samples))
         every = {("move", key): ways for key, ways in moves.items()}
         every.update({("cohort", key): ways for key, ways in (cohort or {}).items()})
-        orders = sorted({order for ways in every.values() for words in ways if self.knows(words)
+        orders = sorted({order for ways in every.values() for words in ways
+                         if self.knows(words) and 0 < len(words) <= 2  # a card, a suit or an answer
                          for order in (tuple(words), tuple(reversed(words)))})
         cost_of = self._costs(utterance, orders)
-        costs = {key: min((cost_of[order] for words in ways if self.knows(words)
-                           for order in (tuple(words), tuple(reversed(words)))), default=math.inf)
-                 for (kind, key), ways in every.items() if kind == "move"}
-        others = [min((cost_of[order] for words in ways if self.knows(words)
-                       for order in (tuple(words), tuple(reversed(words)))), default=math.inf)
-                  for (kind, _), ways in every.items() if kind == "cohort"]
+        def cheapest(ways: Sequence[Sequence[str]]) -> float:
+            return min((cost_of.get(order, math.inf) for words in ways
+                        for order in (tuple(words), tuple(reversed(words)))), default=math.inf)
+
+        costs = {key: cheapest(ways) for (kind, key), ways in every.items() if kind == "move"}
+        others = [cheapest(ways) for (kind, _), ways in every.items() if kind == "cohort"]
         move, cost = min(costs.items(), key=lambda item: (item[1], item[0]))
         # Two cards that share a word differ only in the other: their costs differ by half what
         # the word alone does, so the lead is counted in the words that tell them apart.
