@@ -1,6 +1,7 @@
 """``voice-rang enroll``: teach the game the player's own voice, three takes of each command, or
-(``--cards``) of each card word: the thirteen ranks and four suits, in the player's own language,
-which Court Piece then hears beside the stock model (a Bengali-speaking child says "হরতনের বিবি").
+(``--cards``) of each card word: the thirteen ranks, the four suits and the four answers to the
+game's questions, in the player's own language, which Court Piece then hears beside the stock
+model (a Bengali-speaking child says "হরতনের বিবি").
 
 Spoken and keyboard-driven like the game: it says each command to say, records the take through
 the same microphone path as play (endpointer, half duplex), checks it (too quiet, clipped, unlike
@@ -86,8 +87,8 @@ class _Session:
             words = prompts.messages["words"]
             answers = load_game_prompts(args.lang, "court-piece")[0].commands
             self.items: dict[str, str] = {**dict(zip(RANK_CODES, words["ranks"], strict=True)),
-                          **{code: words["suits"][code] for code in SUIT_CODES},
-                          **{answer: answers[answer][0] for answer in ANSWERS}}
+                                          **{code: words["suits"][code] for code in SUIT_CODES},
+                                          **{answer: answers[answer][0] for answer in ANSWERS}}
         else:
             self.items = {command: phrases[0] for command, phrases in self.commands.spoken().items()}
 
