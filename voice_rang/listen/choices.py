@@ -422,7 +422,7 @@ class ChoiceRecognizer:
         if own is not None:
             match = own.result()
             self.heard_words.append(match)
-            mine = decide_card_words(match, self.card_rule, self._moves_now, heard=grammar.heard or verdict.text,
+            mine = decide_card_words(match, self.card_rule, self._moves_now, heard=verdict.text or grammar.heard,
                                      speech_ms=grammar.speech_ms, snr_db=snr_db)
             result = with_card_words(mine, result, self._moves_now, alone=self.language != "en")
         self.last.append((grammar, verdict))
