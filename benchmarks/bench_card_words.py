@@ -45,12 +45,12 @@ sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 import numpy as np  # noqa: E402
-from bench_cards import TABLE_COMMANDS, positions  # noqa: E402
+from bench_cards import TABLE_COMMANDS, Move, listener, positions  # noqa: E402
 from speech_samples import espeak, in_a_room, sox, trim, with_white_noise  # noqa: E402
 from speech_samples import synthesize as flite  # noqa: E402
 
 from voice_rang.listen.card_words import RANK_CODES, SUIT_CODES, CardWords  # noqa: E402
-from voice_rang.listen.choices import CardRule, ChoiceRecognizer, decide_choice  # noqa: E402
+from voice_rang.listen.choices import CardRule, decide_choice  # noqa: E402
 from voice_rang.listen.recognizer import decode_pcm, summarize  # noqa: E402
 
 RATE = 16000
@@ -119,25 +119,6 @@ def heard_in(pcm: np.ndarray, condition: str, seed: int) -> bytes:
     return audio
 
 
-class _Move:
-    def __init__(self, phrases: list[str], caution: bool, words: list[list[str]]) -> None:
-        self.phrases = tuple(phrases)
-        self.caution = "caution" if caution else None
-        self.words = tuple(tuple(way) for way in words)
-
-
-def listener(lang: str, words: CardWords | None, moves: dict[str, _Move]) -> ChoiceRecognizer:
-    """The live listener of ``play court-piece --lang LANG`` for a player with ``words``."""
-    from voice_rang.commands import CommandSet
-    from voice_rang.games.court_piece.spoken import deck_words, every_phrase
-    from voice_rang.prompts import load_game_prompts
-
-    prompts, _ = load_game_prompts(lang, "court-piece")
-    commands = CommandSet(phrases=prompts.commands, keys=prompts.keys, typed_only=prompts.typed_only)
-    return ChoiceRecognizer(commands, lambda: moves, every_phrase(), language=lang, card_words=words,
-                            deck=deck_words())
-
-
 def speaker(job: tuple[str, int, int, int]) -> list[dict[str, Any]]:
     """One speaker's enrolment and every phrase it says: the rows."""
     voice, count, talk, seed = job
@@ -145,13 +126,13 @@ def speaker(job: tuple[str, int, int, int]) -> list[dict[str, Any]]:
     rng = random.Random(f"{voice}:{seed}")
     words = CardWords({word: [synthesize(word_text(word, lang), voice, tempo) for tempo in TAKE_TEMPOS]
                        for word in RANK_CODES + SUIT_CODES})
-    moves: dict[str, _Move] = {}
-    live = listener(lang, words, moves)
+    moves: dict[str, Move] = {}
+    live = listener(lambda: moves, lang, words)
     rows = []
 
     def hear(pcm: bytes, turn: dict[str, Any]) -> dict[str, Any]:
         moves.clear()
-        moves.update({key: _Move(phrases, key in turn["cautions"], turn["words"][key])
+        moves.update({key: Move(phrases, key in turn["cautions"], turn["words"][key])
                       for key, phrases in turn["moves"].items()})
         results = list(decode_pcm(live, pcm, allowed=TABLE_COMMANDS))
         answer = summarize(results)

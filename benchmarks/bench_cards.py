@@ -37,6 +37,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from collections.abc import Callable, Mapping
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -217,24 +218,34 @@ def plan(count: int, voices: tuple[str, ...], seed: int, talk: int) -> list[Item
     return items
 
 
-class _Move:
-    def __init__(self, phrases: list[str], caution: bool) -> None:
+class Move:
+    """A legal move as the listener is given it (``spoken.Spoken``'s shape), from a position's record."""
+
+    def __init__(self, phrases: list[str], caution: bool, words: list[list[str]] | None = None) -> None:
         self.phrases = tuple(phrases)
         self.caution = "caution" if caution else None
+        self.words = tuple(tuple(way) for way in words or ())
+
+
+def listener(moves: Callable[[], Mapping[str, Move]], lang: str = "en", card_words: Any = None) -> ChoiceRecognizer:
+    """The live listener of ``play court-piece --lang LANG``, for a player with ``card_words`` (or none)."""
+    from voice_rang.commands import CommandSet
+    from voice_rang.games.court_piece.spoken import deck_words
+    from voice_rang.prompts import load_game_prompts
+
+    prompts, _ = load_game_prompts(lang, "court-piece")
+    commands = CommandSet(phrases=prompts.commands, keys=prompts.keys, typed_only=prompts.typed_only)
+    return ChoiceRecognizer(commands, moves, every_phrase(), language=lang, card_words=card_words,
+                            deck=deck_words())
 
 
 _recognizer: ChoiceRecognizer | None = None
-_current: dict[str, _Move] = {}
+_current: dict[str, Move] = {}
 
 
 def _init() -> None:
     global _recognizer
-    from voice_rang.commands import CommandSet
-    from voice_rang.prompts import load_game_prompts
-
-    prompts, _ = load_game_prompts("en", "court-piece")
-    commands = CommandSet(phrases=prompts.commands, keys=prompts.keys, typed_only=prompts.typed_only)
-    _recognizer = ChoiceRecognizer(commands, lambda: _current, every_phrase())
+    _recognizer = listener(lambda: _current)
 
 
 def _decode(item: Item) -> dict[str, Any]:
@@ -248,7 +259,7 @@ def _decode(item: Item) -> dict[str, Any]:
         pcm = in_a_room(SILENCE + pcm + SILENCE)
     else:
         pcm = SILENCE + pcm + SILENCE
-    _current = {key: _Move(phrases, key in item.cautions) for key, phrases in item.moves.items()}
+    _current = {key: Move(phrases, key in item.cautions) for key, phrases in item.moves.items()}
     _recognizer.last = []
     results = list(decode_pcm(_recognizer, pcm, allowed=TABLE_COMMANDS))
     answer = summarize(results)
@@ -322,7 +333,7 @@ def _answer(row: dict[str, Any], rule: ChoiceRule | None) -> tuple[str | None, b
     cautions = set(row["cautions"])
     asked = False
     for verdict in row["verdicts"]:
-        moves = {key: _Move([], key in cautions) for key in row["move_ids"]}
+        moves = {key: Move([], key in cautions) for key in row["move_ids"]}
         result = decide_choice(Verdict(verdict["text"], verdict["free"], verdict["scores"], 0.0,
                                        verdict.get("phrases", {})), moves, rule,
                                grammar_leans=verdict.get("grammar_leans"), snr_db=verdict.get("snr_db", math.inf))

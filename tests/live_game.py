@@ -13,12 +13,13 @@ import queue
 import subprocess
 import threading
 import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import IO, Any
 
 from audio_server import AudioServer, realtime
 
-__all__ = ["CHUNK", "RATE", "THRESHOLD", "LineWatch", "SpeakerWatch", "rms"]
+__all__ = ["CHUNK", "RATE", "THRESHOLD", "LineWatch", "SpeakerWatch", "VoicePlayer", "end", "rms", "start_game"]
 
 RATE = 16000
 CHUNK = 160  # 10 ms
@@ -133,6 +134,45 @@ def start_game(command: list[str], env: dict[str, str]) -> tuple[subprocess.Pope
 
     threading.Thread(target=read, daemon=True).start()
     return process, lines
+
+
+class VoicePlayer:
+    """A person at a game played by voice: reads the printed lines as they come, speaks only once
+    the game says it is listening (a line starting ``listening``), and says the same thing again
+    when nothing comes of it for ``quiet_s``, as a person would."""
+
+    def __init__(self, lines: queue.Queue[str], say: Callable[[str], object], listening: str,
+                 quiet_s: float = 8.0, within_s: float = 600.0) -> None:
+        self._lines, self._say, self._listening_line, self._quiet_s = lines, say, listening, quiet_s
+        self.deadline = time.monotonic() + within_s
+        self.printed: list[str] = []
+        self.listening = False
+        self.wanted = ""
+        """What the player last asked for and is waiting to see done: said again after a quiet spell."""
+
+    def lines(self) -> Iterator[str]:
+        """Each printed line until the deadline."""
+        while time.monotonic() < self.deadline:
+            try:
+                line = self._lines.get(timeout=self._quiet_s)
+            except queue.Empty:
+                if self.wanted and self.listening:  # nothing came of it: say it again
+                    self._say(self.wanted)
+                continue
+            yield self._read(line)
+
+    def _read(self, line: str) -> str:
+        self.printed.append(line)
+        self.listening = self.listening or line.startswith(self._listening_line)
+        return line
+
+    def say(self, text: str, *, wanted: bool = True) -> None:
+        """Say ``text`` once the game listens (``wanted``: and say it again while nothing comes of it)."""
+        if wanted:
+            self.wanted = text
+        while not self.listening and time.monotonic() < self.deadline:
+            self._read(self._lines.get(timeout=60))
+        self._say(text)
 
 
 def end(process: subprocess.Popen[Any]) -> None:

@@ -14,18 +14,16 @@ whose turn it is and the suit led. It answers the game's questions in Bengali to
 from __future__ import annotations
 
 import json
-import queue
 import re
 import shutil
 import subprocess
-import time
 import wave
 from pathlib import Path
 
 import pytest
 from audio_server import AudioServer
 from court_piece_checker import check_file
-from live_game import end, start_game
+from live_game import VoicePlayer, end, start_game
 from speech_samples import espeak, sox, trim
 from test_card_words import BN_RANKS, BN_SUITS
 from test_play import VOICE_RANG
@@ -104,56 +102,37 @@ def test_a_bengali_speaker_plays_a_whole_session_with_their_own_card_words(audio
     process, lines = start_game(
         [VOICE_RANG, "play", "court-piece", "--lang", "bn", "--text", "--listen", "--beat", "0", "--seed", "16",
          "--scoring", "courts", "--deals", "1", "--log", str(log)], env)
-    printed: list[str] = []
     player = BengaliPlayer(log)
     said_cards: list[str] = []  # each card the player said, in order, once
     called: list[str] = []  # the trumps it called
-    wanted = ""
-    listening = False
 
     def say(text: str) -> None:
         done = audio_server.say_and_mark(PAUSE + said(text, 1.07, 80) + PAUSE)[1]
         done.wait(10)
 
-    deadline = time.monotonic() + 600
+    voice = VoicePlayer(lines, say, "শুনছি")
+    printed = voice.printed
     try:
-        while time.monotonic() < deadline:
-            try:
-                line = lines.get(timeout=8)
-            except queue.Empty:
-                if wanted and listening:  # nothing came of it: say it again, as a person would
-                    say(wanted)
-                continue
-            printed.append(line)
+        for line in voice.lines():
             if line.startswith("শুনছি"):
-                listening = True
                 assert "শেখানো শব্দে" in line, line  # the listening line knows the words were taught
             if line.startswith("খেলা শেষ:"):
                 break
-            answer = None
+            wanted = voice.wanted
             if line.startswith("রং ডাকবে তুমি"):
-                answer = player.trumps()
-                called.append(answer)
+                called.append(player.trumps())
+                voice.say(called[-1])
             elif (turn := TURN.search(line)) is not None:
                 card = player.card(turn.group(1))
                 if not said_cards or said_cards[-1] != card:  # a turn asked again is the same card
                     said_cards.append(card)
-                answer = say_card(card)
+                voice.say(say_card(card))
             elif wanted and (which := WHICH.search(line)) is not None:
-                answer = ANSWERS["first" if which.group(1) == wanted else "second"]
+                voice.say(ANSWERS["first" if which.group(1) == wanted else "second"], wanted=False)
             elif wanted and (did_you := DID_YOU.search(line)) is not None:
-                answer = ANSWERS["yes" if did_you.group(1) == wanted else "no"]
+                voice.say(ANSWERS["yes" if did_you.group(1) == wanted else "no"], wanted=False)
             elif wanted and "তাসটা আবার বলো" in line:
-                answer = ANSWERS["yes"]
-            if answer is None:
-                continue
-            if answer not in ANSWERS.values():
-                wanted = answer
-            while not listening and time.monotonic() < deadline:
-                line = lines.get(timeout=60)
-                printed.append(line)
-                listening = line.startswith("শুনছি")
-            say(answer)
+                voice.say(ANSWERS["yes"], wanted=False)
         assert printed and printed[-1].startswith("খেলা শেষ:"), printed[-40:]
     finally:
         end(process)

@@ -122,6 +122,8 @@ def test_trumping_a_trick_the_partner_is_winning_and_the_last_trump_are_asked_ab
 
 
 class Move:
+    words: tuple[tuple[str, ...], ...] = ()
+
     def __init__(self, caution: object | None = None) -> None:
         self.phrases = ("x",)
         self.caution = caution

@@ -10,16 +10,14 @@ question about the card it said, "the first" or "the second" to "this or that?".
 from __future__ import annotations
 
 import json
-import queue
 import re
 import shutil
-import time
 from pathlib import Path
 
 import pytest
 from audio_server import AudioServer
 from court_piece_checker import check_file
-from live_game import end, start_game
+from live_game import VoicePlayer, end, start_game
 from speech_samples import synthesize
 from test_play import VOICE_RANG
 from test_play_court_piece import RANKS, SUITS, LineReadingPlayer
@@ -72,34 +70,21 @@ def test_a_whole_session_is_played_by_voice_alone_and_every_card_played_is_the_c
         [VOICE_RANG, "play", "court-piece", "--text", "--listen", "--beat", "0", "--seed", "16",
          "--scoring", "courts", "--deals", "1", "--log", str(log)],
         {**audio_server.env, "NO_COLOR": "1", "TERM": "dumb", "XDG_STATE_HOME": str(tmp_path)})
-    printed: list[str] = []
     speaker = Speaker(audio_server)
+    voice = VoicePlayer(lines, speaker.say, "Listening")
+    printed = voice.printed
     player = LineReadingPlayer()
     meant: str | None = None  # the move last said, as the player would say it
-    wanted = ""
     played: list[tuple[str, str | None]] = []  # (card played, card meant)
     named: list[bool] = []  # each trump call was the suit said
-    listening = False
-    deadline = time.monotonic() + 600
-    waiting_since = time.monotonic()
     try:
-        while time.monotonic() < deadline:
-            try:
-                line = lines.get(timeout=8)
-            except queue.Empty:
-                if wanted and listening:  # nothing came of it: say it again, as a person would
-                    speaker.say(wanted)
-                    waiting_since = time.monotonic()
-                continue
-            printed.append(line)
-            if line.startswith("Listening"):
-                listening = True
+        for line in voice.lines():
             if line.startswith(("You lead", "You play", "You trump", "You cannot follow")):
                 played.append((code_of(line) or "", code_of(meant or "") if meant else None))
-                wanted = ""
+                voice.wanted = ""
             if line.startswith(("You name", "You set")):
                 named.append(means(meant, line))
-                wanted = ""
+                voice.wanted = ""
             if line.startswith("Game over"):
                 break
             if line.startswith("Did you say"):
@@ -114,15 +99,8 @@ def test_a_whole_session_is_played_by_voice_alone_and_every_card_played_is_the_c
                 continue
             answer = player.read(line)
             if answer is not None:
-                meant, wanted = answer, answer
-                if not listening:
-                    while not listening and time.monotonic() < deadline:
-                        line = lines.get(timeout=60)
-                        printed.append(line)
-                        listening = line.startswith("Listening")
-                speaker.say(answer)
-                waiting_since = time.monotonic()
-        del waiting_since
+                meant = answer
+                voice.say(answer)
         assert printed and printed[-1].startswith("Game over"), printed[-40:]
     finally:
         end(process)

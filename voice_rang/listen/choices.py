@@ -431,7 +431,7 @@ class ChoiceRecognizer:
     def _own_words(self, pcm: bytes) -> Future[CardMatch] | None:
         """The player's own card words heard on a thread of their own, beside Moonshine; ``None``
         when the player taught none, or no legal move is a card or a suit."""
-        with_words = {key: choice.words for key, choice in self._moves_now.items() if getattr(choice, "words", ())}
+        with_words = {key: choice.words for key, choice in self._moves_now.items() if choice.words}
         if self.card_words is None or self._matching is None:
             return None
         # The answers to a question open now, where the player taught them.
