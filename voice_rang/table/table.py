@@ -392,8 +392,6 @@ class Table(ListenerAnswers, Pacing):
             "quit": self._quit,
             "yes": lambda: self._answer("answer", "nothing_to_confirm"),
             "no": lambda: self._answer("answer", "nothing_to_confirm"),
-            "first": lambda: self._answer("answer", "nothing_to_confirm"),
-            "second": lambda: self._answer("answer", "nothing_to_confirm"),
             "new game": self._new,
             **self._own_commands(),
         }
